@@ -1,0 +1,79 @@
+// Plain result values: what measurement produces and every reporter consumes.
+// Nothing here knows how it was measured or how it will be printed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iobench {
+
+/// Summary of a set of samples (nanoseconds or any other unit).
+struct Stats {
+  double median = 0, mean = 0, stddev = 0, min = 0, max = 0;
+  std::vector<std::int64_t> samples;
+};
+Stats summarize(std::vector<std::int64_t> samples);
+
+/// One syscall's totals, as strace -c shows them.
+struct SyscallStats {
+  std::uint64_t calls = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t bytes = 0;     // sum of successful return values of data-moving calls
+  std::int64_t time_ns = 0;    // tracer overhead subtracted; 0 in count mode
+};
+
+/// Calls attributed to the file behind the fd (path as /proc/PID/fd shows it).
+struct FileStats {
+  std::string path;
+  std::map<std::string, SyscallStats> syscalls;
+  std::uint64_t calls() const;
+  std::uint64_t bytes() const;
+};
+
+struct ProcessStats {
+  int pid = 0;
+  std::map<std::string, SyscallStats> syscalls;
+};
+
+enum class TraceMode { kTiming, kCount };
+
+/// What one traced run saw. `available` is false when ptrace was refused.
+struct TraceResult {
+  bool available = false;
+  std::string unavailable_reason;
+  TraceMode mode = TraceMode::kTiming;
+  bool pinned = false;
+  bool seccomp = true;             // false: fell back to PTRACE_SYSCALL on every syscall
+  std::int64_t overhead_ns = 0;    // calibrated tracer cost per call, subtracted from times
+  std::map<std::string, SyscallStats> syscalls;
+  std::vector<FileStats> files;
+  std::vector<ProcessStats> processes;
+  std::int64_t wall_ns = 0;
+  // How the traced program ended.
+  int exit_code = -1;  // when it exited
+  int term_signal = 0; // when a signal killed it
+};
+
+enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };
+const char* to_string(ResultStatus s);
+
+/// One strategy's row.
+struct StrategyResult {
+  std::string strategy;
+  ResultStatus status = ResultStatus::kOk;
+  std::string error;                 // one line, empty when ok
+  std::uint64_t bytes = 0;           // expected bytes (what a correct run writes)
+  std::optional<bool> verified;      // nullopt when nothing was checked (unsupported)
+  Stats time_ns;                     // untraced runs only
+  Stats cpu_ns;                      // user + sys from wait4, untraced runs
+  std::uint64_t minor_faults = 0, major_faults = 0;        // medians over untraced runs
+  std::uint64_t voluntary_cs = 0, involuntary_cs = 0;      // medians over untraced runs
+  std::optional<TraceResult> trace;  // the one traced run, when there was one
+  std::optional<std::uint64_t> write_calls;     // write family on the target file (+ ring enters)
+  std::optional<std::int64_t> syscall_time_ns;  // of those calls, overhead subtracted
+};
+
+}  // namespace iobench

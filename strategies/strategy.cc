@@ -1,0 +1,49 @@
+#include "strategy.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace iobench {
+
+StrategyOutcome outcome_ok() noexcept { return {}; }
+
+StrategyOutcome outcome_errno(RunStatus status, const char* what, int err) noexcept {
+  StrategyOutcome out;
+  out.status = status;
+  out.error = err;
+  // strerror is not async-signal-safe in theory but the child is single-threaded; the
+  // message is the errno text a user would see from strace.
+  std::snprintf(out.message, sizeof out.message, "%s: %s", what, std::strerror(err));
+  return out;
+}
+
+StrategyOutcome outcome_message(RunStatus status, const char* message) noexcept {
+  StrategyOutcome out;
+  out.status = status;
+  std::snprintf(out.message, sizeof out.message, "%s", message);
+  return out;
+}
+
+int create_output(const char* path, int extra_flags) noexcept {
+  return ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | extra_flags, 0644);
+}
+
+int write_all(int fd, const char* data, std::size_t len) noexcept {
+  while (len > 0) {
+    ssize_t n = ::write(fd, data, len);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (n == 0) return EIO;  // a regular file never legitimately accepts nothing
+    data += n;
+    len -= static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace iobench

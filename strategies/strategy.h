@@ -1,0 +1,67 @@
+// The strategy interface: a name, a description and one hook, as in fio's sync
+// engines ("sync engines only need a ->queue()"). A strategy runs in a freshly
+// forked child, writes `Line <i>\n` for i = 0..lines-1 to job.path (which it
+// creates), and reports through a plain StrategyOutcome. It must not throw.
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace iobench {
+
+inline constexpr std::size_t kKiB = 1024;
+inline constexpr std::size_t kMiB = 1024 * kKiB;
+
+/// Every knob a strategy may read. One struct so that every run records its full configuration.
+struct StrategyParams {
+  std::uint64_t lines = 100000;
+  std::size_t buffer_size = 64 * kKiB;  // buffered, io_uring chunk size
+  std::size_t stdio_buffer = 0;         // 0: glibc's default buffering
+  std::size_t batch = IOV_MAX;          // writev: lines per call
+  unsigned queue_depth = 64;            // io_uring: writes in flight
+  std::size_t map_window = 64 * kMiB;   // mmap: bytes mapped at once
+};
+
+struct WriteJob {
+  const char* path;  // the file to create; it does not exist yet
+  StrategyParams params;
+  std::uint64_t expected_bytes;  // exact final size, for strategies that need it up front
+};
+
+enum class RunStatus { kOk, kUnsupported, kFailed };
+
+/// What a strategy reports. Fixed-size so it can live in shared memory.
+struct StrategyOutcome {
+  RunStatus status = RunStatus::kOk;
+  int error = 0;          // errno, when there is one
+  char message[200] = {};  // one line: "write: No space left on device"
+  // Bytes the strategy produced without writing them to the file (format-only), so the
+  // parent can check that the work really happened.
+  std::uint64_t produced_bytes = 0;
+};
+
+StrategyOutcome outcome_ok() noexcept;
+/// `what` names the failing call; the errno text is appended.
+StrategyOutcome outcome_errno(RunStatus status, const char* what, int err) noexcept;
+StrategyOutcome outcome_message(RunStatus status, const char* message) noexcept;
+
+/// Opens the job's file the one way every strategy must: new (O_EXCL), never through a
+/// planted symlink (O_NOFOLLOW), never leaked into a child (O_CLOEXEC). Returns -1 with errno.
+int create_output(const char* path, int extra_flags = 0) noexcept;
+
+/// Writes all of [data, data+len) with write(2), retrying short writes and EINTR.
+/// Returns 0 or an errno value.
+int write_all(int fd, const char* data, std::size_t len) noexcept;
+
+struct Strategy {
+  std::string_view name;         // a contract: scripts and baselines use it
+  std::string_view description;  // one line for `iobench --list`
+  StrategyOutcome (*run)(const WriteJob& job) noexcept;
+  // false for format-only: the file it creates stays empty and the parent checks
+  // produced_bytes instead of the file's content.
+  bool writes_file = true;
+};
+
+}  // namespace iobench
