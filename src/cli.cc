@@ -1,1 +1,243 @@
-// placeholder
+#include "cli.h"
+
+#include <sys/statvfs.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "error.h"
+#include "line_format.h"
+#include "registry.h"
+
+namespace iobench {
+namespace {
+
+constexpr const char* kExitStatusHelp =
+    "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or baseline\n"
+    "failed; 2 bad usage or unusable environment, found before anything ran; 3 some\n"
+    "strategies failed while running; 128+N killed by signal N. `iobench trace` exits with\n"
+    "the traced command's status.";
+
+std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min,
+                          std::uint64_t max) {
+  if (!text.empty() && text[0] == '-') throw Error(flag + ": '" + text + "' is negative");
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc::result_out_of_range) throw Error(flag + ": '" + text + "' does not fit in 64 bits");
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    throw Error(flag + ": '" + text + "' is not a whole number");
+  if (v < min || v > max)
+    throw Error(fmt::format("{}: {} is out of range ({} to {})", flag, v, min, max));
+  return v;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::vector<const Strategy*> parse_strategies(const std::string& text) {
+  std::vector<const Strategy*> out;
+  auto all = all_strategies();
+  if (text == "all") return {all.begin(), all.end()};
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    if (name.empty()) throw Error("--strategy: empty name in '" + text + "'");
+    const Strategy* s = find_strategy(name);
+    if (!s) {
+      std::string valid, nearest;
+      std::size_t best = SIZE_MAX;
+      for (const Strategy* c : all) {
+        valid += (valid.empty() ? "" : ", ") + std::string(c->name);
+        std::size_t d = edit_distance(name, c->name);
+        if (d < best) best = d, nearest = c->name;
+      }
+      std::string hint = best <= 3 ? fmt::format(" (did you mean '{}'?)", nearest) : "";
+      throw Error(fmt::format("--strategy: unknown strategy '{}'{}; valid: all, {}", name, hint, valid));
+    }
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+void check_dir(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) throw_errno("--dir " + dir, errno);
+  if (!S_ISDIR(st.st_mode)) throw Error("--dir " + dir + ": not a directory");
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+    throw Error("--dir " + dir + ": read-only filesystem");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) throw_errno("--dir " + dir, errno);
+}
+
+std::string format_bytes_plain(std::uint64_t n) {
+  return n == UINT64_MAX ? "more than 16 EiB" : fmt::format("{} bytes", n);
+}
+
+/// One output file exists at a time (one per strategy with --keep); refuse up front rather
+/// than fail every row with ENOSPC.
+void check_space(const std::string& dir, std::uint64_t bytes, std::size_t files) {
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) != 0) return;
+  std::uint64_t free_bytes = 0, need = 0;
+  if (__builtin_mul_overflow(vfs.f_bavail, vfs.f_frsize, &free_bytes)) free_bytes = UINT64_MAX;
+  if (__builtin_mul_overflow(bytes, files, &need)) need = UINT64_MAX;
+  if (need > free_bytes)
+    throw Error(fmt::format("--lines: needs {} in {} but only {} are free", format_bytes_plain(need),
+                            dir, format_bytes_plain(free_bytes)));
+}
+
+std::chrono::nanoseconds parse_timeout(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  double s = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !(s > 0) || s > 1e6)
+    throw Error("--timeout: '" + text + "' is not a number of seconds above 0");
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9));
+}
+
+OutputFormat parse_format(const std::string& text) {
+  if (text == "table") return OutputFormat::kTable;
+  if (text == "json") return OutputFormat::kJson;
+  throw Error("--format: unknown format '" + text + "' (table, json)");
+}
+
+struct TracerFlags {
+  bool count_only = false, trace_all = false, no_pin = false;
+  void add(CLI::App& app) {
+    app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
+    app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
+    app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+  }
+  TracerOptions options() const {
+    TracerOptions t;
+    t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
+    t.trace_all = trace_all;
+    t.pin = !no_pin;
+    return t;
+  }
+};
+
+}  // namespace
+
+Command parse_command_line(int argc, const char* const* argv) {
+  CLI::App app{"iobench: what a program's writes really cost. Every strategy writes the same N\n"
+               "lines to a file in a fresh child; times come from untraced runs, syscall counts\n"
+               "and syscall time from one traced run (ptrace + seccomp-BPF).",
+               "iobench"};
+  app.footer(kExitStatusHelp);
+  app.set_help_flag("-h,--help", "Print this help and exit");
+
+  std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
+  std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
+  std::string queue_depth = "64", map_window = "64MiB", format = "table", timeout;
+  bool keep = false, list = false, version = false, no_trace = false;
+  TracerFlags tracer_flags;
+
+  app.add_option("-n,--lines", lines, "Lines to write (default 100000)");
+  app.add_option("-s,--strategy", strategy, "'all' or a comma list (see --list)");
+  app.add_option("-r,--runs", runs, "Timed runs per strategy (default 5)");
+  app.add_option("-w,--warmup", warmup, "Untimed runs before them (default 1)");
+  app.add_option("--dir", dir, "Where the private directory is made (default $TMPDIR or /tmp)");
+  app.add_flag("--keep", keep, "Keep one verified <strategy>.out per strategy");
+  app.add_option("--buffer-size", buffer_size, "buffered / io_uring chunk size (default 64KiB)");
+  app.add_option("--stdio-buffer", stdio_buffer, "stdio: setvbuf size (default: glibc's)");
+  app.add_option("--batch", batch, "writev: lines per call (default IOV_MAX = 1024)");
+  app.add_option("--queue-depth", queue_depth, "io_uring: writes in flight (default 64)");
+  app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 64MiB)");
+  app.add_option("--format", format, "table or json (default table)");
+  app.add_option("--timeout", timeout, "Kill a run after SECONDS (status timeout)");
+  app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
+  tracer_flags.add(app);
+  app.add_flag("--list", list, "List the strategies and exit");
+  app.add_flag("-V,--version", version, "Print the version and exit");
+
+  TraceCommandOptions trace_opts;
+  std::string trace_format = "table", trace_timeout;
+  TracerFlags trace_flags;
+  std::vector<std::string> command;
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Run COMMAND under the tracer and print its write-family syscalls (like strace -c)");
+  trace->footer("Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
+                "Exits with COMMAND's status (128+N if signal N killed it).");
+  trace->add_option("--format", trace_format, "table or json (default table)");
+  trace->add_flag("--per-process", trace_opts.per_process, "Also a table per process");
+  trace->add_option("--timeout", trace_timeout, "Kill COMMAND after SECONDS");
+  trace_flags.add(*trace);
+  trace->add_option("command", command, "The command and its arguments")->required();
+  trace->prefix_command();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return HelpCommand{app.help()};
+  } catch (const CLI::CallForAllHelp&) {
+    return HelpCommand{app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    throw Error(what.empty() ? "bad command line" : what);
+  }
+
+  if (version) return VersionCommand{};
+  if (list) return ListCommand{};
+
+  if (*trace) {
+    for (const auto& extra : trace->remaining()) command.push_back(extra);
+    if (!command.empty() && command.front() == "--") command.erase(command.begin());
+    if (command.empty()) throw Error("trace: no command given (iobench trace -- COMMAND [ARGS...])");
+    trace_opts.command = command;
+    trace_opts.tracer = trace_flags.options();
+    trace_opts.format = parse_format(trace_format);
+    if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
+    return trace_opts;
+  }
+
+  BenchOptions o;
+  o.params.lines = parse_count("--lines", lines, 0, UINT64_MAX);
+  // Beyond ~1e17 lines the byte count itself overflows 64 bits.
+  if (o.params.lines > 100'000'000'000'000'000ull)
+    throw Error(fmt::format("--lines: {} lines would not fit in 64 bits of bytes", o.params.lines));
+  o.strategies = parse_strategies(strategy);
+  o.runs = static_cast<int>(parse_count("--runs", runs, 1, 100000));
+  o.warmup = static_cast<int>(parse_count("--warmup", warmup, 0, 100000));
+  o.params.buffer_size = parse_size("--buffer-size", buffer_size);
+  if (o.params.buffer_size == 0) throw Error("--buffer-size: must be at least 1 byte");
+  if (o.params.buffer_size > (1ull << 30)) throw Error("--buffer-size: at most 1GiB");
+  o.params.stdio_buffer = parse_size("--stdio-buffer", stdio_buffer);
+  if (o.params.stdio_buffer > (1ull << 30)) throw Error("--stdio-buffer: at most 1GiB");
+  o.params.batch = parse_count("--batch", batch, 1, IOV_MAX);
+  o.params.queue_depth = static_cast<unsigned>(parse_count("--queue-depth", queue_depth, 1, 32768));
+  o.params.map_window = parse_size("--map-window", map_window);
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  if (o.params.map_window == 0 || o.params.map_window % page != 0)
+    throw Error(fmt::format("--map-window: {} is not a multiple of the page size ({})",
+                            o.params.map_window, page));
+  o.format = parse_format(format);
+  if (!timeout.empty()) o.timeout = parse_timeout(timeout);
+  o.trace = !no_trace;
+  o.tracer = tracer_flags.options();
+  o.keep = keep;
+  o.dir = dir;
+  check_dir(dir);
+  check_space(dir, expected_bytes(o.params.lines), keep ? o.strategies.size() : 1);
+  return o;
+}
+
+}  // namespace iobench

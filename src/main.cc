@@ -1,1 +1,143 @@
-// placeholder
+// iobench's entry point: one run() with one error exit, as hyperfine does.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli.h"
+#include "error.h"
+#include "host_info.h"
+#include "interrupt.h"
+#include "line_format.h"
+#include "registry.h"
+#include "report/reporter.h"
+#include "runner.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+namespace {
+
+void write_stdout(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+int run_bench(const BenchOptions& o) {
+  Runner runner(o);
+  BenchReport rep;
+  rep.host = host_info();
+  rep.version = IOBENCH_VERSION;
+  rep.build_type = IOBENCH_BUILD_TYPE;
+  rep.lines = o.params.lines;
+  rep.bytes = expected_bytes(o.params.lines);
+  rep.dir = o.dir;
+  rep.filesystem = filesystem_type(o.dir);
+  rep.runs = o.runs;
+  rep.warmup = o.warmup;
+  rep.params = o.params;
+  rep.traced = o.trace;
+  rep.trace_mode = o.tracer.mode;
+  rep.results = runner.run();
+  rep.pinned = runner.tracer_pinned();
+  rep.tracer_overhead_ns = runner.tracer_overhead_ns();
+  write_stdout(render(o.format, rep));
+  for (const auto& r : rep.results)
+    if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) return kExitRunFailed;
+  return kExitOk;
+}
+
+/// PATH lookup in the parent, so a missing command is a usage error (exit 2) rather than a
+/// message written by the traced child, which would itself be counted.
+std::string resolve_command(const std::string& name) {
+  auto executable = [](const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+  };
+  if (name.find('/') != std::string::npos) {
+    if (!executable(name)) throw_errno("trace: cannot run '" + name + "'", errno ? errno : EACCES);
+    return name;
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t colon = dirs.find(':', start);
+    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (executable(candidate)) return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  throw Error("trace: command not found: '" + name + "'");
+}
+
+int run_trace(const TraceCommandOptions& o) {
+  const std::string program = resolve_command(o.command.front());
+  std::vector<char*> args;
+  for (const auto& a : o.command) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  Tracer tracer(o.tracer);
+  TraceReport rep;
+  rep.command = o.command;
+  rep.per_process = o.per_process;
+  rep.trace = tracer.run(
+      [&]() noexcept {
+        ::execv(program.c_str(), args.data());
+        return 127;  // as a shell does when exec fails
+      },
+      o.timeout);
+  if (!rep.trace.available)
+    fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n", rep.trace.unavailable_reason);
+  if (!rep.trace.seccomp)
+    fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
+  // The report goes to stderr for the table, like strace -c, so the command's own stdout stays
+  // clean; JSON is data and goes to stdout.
+  std::string text = render(o.format, rep);
+  if (o.format == OutputFormat::kJson)
+    write_stdout(text);
+  else
+    std::fputs(text.c_str(), stderr);
+  if (rep.trace.term_signal) return 128 + rep.trace.term_signal;
+  return rep.trace.exit_code;
+}
+
+int run(int argc, char** argv) {
+  install_interrupt_handlers();
+  Command cmd = parse_command_line(argc, argv);
+  if (auto* help = std::get_if<HelpCommand>(&cmd)) {
+    write_stdout(help->text);
+    return kExitOk;
+  }
+  if (std::holds_alternative<VersionCommand>(cmd)) {
+    write_stdout(fmt::format("iobench {} ({})\n", IOBENCH_VERSION, IOBENCH_BUILD_TYPE));
+    return kExitOk;
+  }
+  if (std::holds_alternative<ListCommand>(cmd)) {
+    std::string out;
+    for (const Strategy* s : all_strategies()) out += fmt::format("{:<18} {}\n", s->name, s->description);
+    write_stdout(out);
+    return kExitOk;
+  }
+  if (auto* trace = std::get_if<TraceCommandOptions>(&cmd)) return run_trace(*trace);
+  return run_bench(std::get<BenchOptions>(cmd));
+}
+
+}  // namespace
+}  // namespace iobench
+
+int main(int argc, char** argv) {
+  try {
+    return iobench::run(argc, argv);
+  } catch (const iobench::Error& e) {
+    std::fprintf(stderr, "iobench: error: %s\n", e.what());
+    return e.exit_status();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iobench: error: %s\n", e.what());
+    return iobench::kExitRunFailed;
+  }
+}

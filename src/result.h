@@ -55,6 +55,7 @@ struct TraceResult {
   // How the traced program ended.
   int exit_code = -1;  // when it exited
   int term_signal = 0; // when a signal killed it
+  bool timed_out = false;  // killed by the tracer's timeout
 };
 
 enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };
@@ -74,6 +75,8 @@ struct StrategyResult {
   std::optional<TraceResult> trace;  // the one traced run, when there was one
   std::optional<std::uint64_t> write_calls;     // write family on the target file (+ ring enters)
   std::optional<std::int64_t> syscall_time_ns;  // of those calls, overhead subtracted
+  // The strategy's own time during the traced run: how much tracing slowed it. Never its speed.
+  std::optional<std::int64_t> traced_time_ns;
 };
 
 }  // namespace iobench

@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libseccomp-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  strace
+  strace jq
 )
 missing=()
 for p in "${packages[@]}"; do

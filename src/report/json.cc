@@ -1,1 +1,139 @@
-// placeholder
+// JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
+// and meanings only ever grow. Unknown values are null, never 0.
+#include <nlohmann/json.hpp>
+
+#include "report/reporter.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+namespace {
+
+using nlohmann::json;
+
+json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMode mode) {
+  json out = json::object();
+  const bool timed = mode == TraceMode::kTiming;  // count mode never sees a return value
+  for (const auto& [name, st] : syscalls) {
+    out[name] = {{"calls", st.calls},
+                 {"errors", timed ? json(st.errors) : json(nullptr)},
+                 {"bytes", timed ? json(st.bytes) : json(nullptr)},
+                 {"time_ns", timed ? json(st.time_ns) : json(nullptr)}};
+  }
+  return out;
+}
+
+json files_json(const TraceResult& t) {
+  json out = json::array();
+  const bool timed = t.mode == TraceMode::kTiming;
+  for (const FileStats& f : t.files) {
+    out.push_back({{"path", f.path},
+                   {"calls", f.calls()},
+                   {"bytes", timed ? json(f.bytes()) : json(nullptr)},
+                   {"syscalls", syscalls_json(f.syscalls, t.mode)}});
+  }
+  return out;
+}
+
+json stats_json(const Stats& s) {
+  return {{"median", s.median}, {"mean", s.mean},       {"stddev", s.stddev},
+          {"min", s.min},       {"max", s.max},         {"samples", s.samples}};
+}
+
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json result_json(const StrategyResult& r) {
+  const bool measured = !r.time_ns.samples.empty();
+  json j = {
+      {"strategy", r.strategy},
+      {"status", to_string(r.status)},
+      {"error", r.error.empty() ? json(nullptr) : json(r.error)},
+      {"bytes", r.bytes},
+      {"verified", optional_json(r.verified)},
+      {"time_ns", measured ? stats_json(r.time_ns) : json(nullptr)},
+      {"cpu_ns", measured ? json{{"median", r.cpu_ns.median}} : json(nullptr)},
+      {"page_faults", measured ? json{{"minor", r.minor_faults}, {"major", r.major_faults}}
+                               : json(nullptr)},
+      {"context_switches", measured ? json{{"voluntary", r.voluntary_cs},
+                                           {"involuntary", r.involuntary_cs}}
+                                    : json(nullptr)},
+      {"syscalls", json::object()},
+      {"files", json::array()},
+      {"write_calls", optional_json(r.write_calls)},
+      {"syscall_time_ns", optional_json(r.syscall_time_ns)},
+      {"traced_time_ns", optional_json(r.traced_time_ns)},
+  };
+  if (r.trace && r.trace->available) {
+    j["syscalls"] = syscalls_json(r.trace->syscalls, r.trace->mode);
+    j["files"] = files_json(*r.trace);
+    if (r.trace->mode == TraceMode::kCount) j["syscall_time_ns"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string render_json(const BenchReport& rep) {
+  json results = json::array();
+  for (const auto& r : rep.results) results.push_back(result_json(r));
+  json doc = {
+      {"schema", "iobench/1"},
+      {"iobench",
+       {{"version", rep.version}, {"build_type", rep.build_type}, {"compiler", rep.host.compiler}}},
+      {"host", {{"kernel", rep.host.kernel}, {"cpu", rep.host.cpu}, {"cpus", rep.host.cpus}}},
+      {"config",
+       {{"lines", rep.lines},
+        {"bytes", rep.bytes},
+        {"dir", rep.dir},
+        {"filesystem", rep.filesystem},
+        {"runs", rep.runs},
+        {"warmup", rep.warmup},
+        {"buffer_size", rep.params.buffer_size},
+        {"stdio_buffer", rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
+        {"batch", rep.params.batch},
+        {"queue_depth", rep.params.queue_depth},
+        {"map_window", rep.params.map_window},
+        {"tracer",
+         {{"enabled", rep.traced},
+          {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+          {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+          {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
+                              ? json(rep.tracer_overhead_ns)
+                              : json(nullptr)}}}}},
+      {"results", results},
+  };
+  return doc.dump(2) + "\n";
+}
+
+std::string render_trace_json(const TraceReport& rep) {
+  const TraceResult& t = rep.trace;
+  std::uint64_t write_calls = 0;
+  for (const auto& [name, st] : t.syscalls)
+    if (is_write_family(name)) write_calls += st.calls;
+  json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);
+  json doc = {
+      {"schema", "iobench-trace/1"},
+      {"command", rep.command},
+      {"traced", t.available},
+      {"mode", t.mode == TraceMode::kTiming ? "timing" : "count"},
+      {"pinned", t.pinned},
+      {"overhead_ns", t.mode == TraceMode::kTiming && t.available ? json(t.overhead_ns) : json(nullptr)},
+      {"syscalls", t.available ? syscalls_json(t.syscalls, t.mode) : json(nullptr)},
+      {"files", t.available ? files_json(t) : json(nullptr)},
+      {"write_calls", t.available ? json(write_calls) : json(nullptr)},
+      {"wall_ns", t.wall_ns},
+      {"exit_status", exit_status},
+      {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
+  };
+  if (rep.per_process) {
+    json procs = json::array();
+    for (const auto& p : t.processes)
+      procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, t.mode)}});
+    doc["processes"] = procs;
+  }
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace iobench

@@ -1,1 +1,50 @@
-// placeholder
+#include "report/reporter.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace iobench {
+
+std::string render(OutputFormat format, const BenchReport& report) {
+  switch (format) {
+    case OutputFormat::kJson: return render_json(report);
+    case OutputFormat::kTable: break;
+  }
+  return render_table(report);
+}
+
+std::string render(OutputFormat format, const TraceReport& report) {
+  switch (format) {
+    case OutputFormat::kJson: return render_trace_json(report);
+    case OutputFormat::kTable: break;
+  }
+  return render_trace_table(report);
+}
+
+std::string format_duration(double ns) {
+  const double a = std::fabs(ns);
+  if (a < 1e3) return fmt::format("{:.0f} ns", ns);
+  if (a < 1e6) return fmt::format("{:.1f} µs", ns / 1e3);
+  if (a < 1e9) return fmt::format("{:.2f} ms", ns / 1e6);
+  return fmt::format("{:.2f} s", ns / 1e9);
+}
+
+std::string format_bytes(double bytes) {
+  if (bytes < 1024) return fmt::format("{:.0f} B", bytes);
+  if (bytes < 1024.0 * 1024) return fmt::format("{:.1f} KiB", bytes / 1024);
+  if (bytes < 1024.0 * 1024 * 1024) return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024));
+  return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024 * 1024));
+}
+
+std::string format_count(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace iobench

@@ -1,0 +1,47 @@
+// Validated options: what the CLI hands the runner. Parsing lives in cli.cc; everything
+// here has already been checked, so the runner never sees a bad value.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "result.h"
+#include "strategy.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+
+enum class OutputFormat { kTable, kJson };
+
+struct BenchOptions {
+  std::vector<const Strategy*> strategies;
+  StrategyParams params;
+  int runs = 5;
+  int warmup = 1;
+  std::string dir;  // parent of the private directory
+  bool keep = false;
+  bool trace = true;  // one traced run per strategy besides the timed ones
+  TracerOptions tracer;
+  std::optional<std::chrono::nanoseconds> timeout;  // per run
+  OutputFormat format = OutputFormat::kTable;
+};
+
+struct TraceCommandOptions {
+  std::vector<std::string> command;
+  TracerOptions tracer;
+  bool per_process = false;
+  OutputFormat format = OutputFormat::kTable;
+  std::optional<std::chrono::nanoseconds> timeout;
+};
+
+/// Parses a byte size: a whole number with an optional suffix K, M, G (powers of 1024,
+/// also written KiB, MiB, GiB) or B. Throws Error naming `flag` when it is not one.
+std::uint64_t parse_size(const std::string& flag, const std::string& text);
+
+/// Default parent directory: $TMPDIR, else /tmp.
+std::string default_dir();
+
+}  // namespace iobench

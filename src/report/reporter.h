@@ -1,0 +1,53 @@
+// Reporters are pure functions from results to bytes (hyperfine's exporters); where the
+// bytes go is the caller's job. All of them are fed the same BenchReport.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "host_info.h"
+#include "options.h"
+#include "result.h"
+
+namespace iobench {
+
+/// Everything a benchmark report shows: where, with what configuration, and the rows.
+struct BenchReport {
+  HostInfo host;
+  std::string build_type;
+  std::string version;
+  std::uint64_t lines = 0;
+  std::uint64_t bytes = 0;
+  std::string dir;
+  std::string filesystem;
+  int runs = 0;
+  int warmup = 0;
+  StrategyParams params;
+  bool traced = false;
+  TraceMode trace_mode = TraceMode::kTiming;
+  bool pinned = false;
+  std::int64_t tracer_overhead_ns = 0;
+  std::vector<StrategyResult> results;
+};
+
+/// What `iobench trace` shows.
+struct TraceReport {
+  std::vector<std::string> command;
+  TraceResult trace;
+  bool per_process = false;
+};
+
+std::string render_table(const BenchReport& report);
+std::string render_json(const BenchReport& report);
+std::string render_trace_table(const TraceReport& report);
+std::string render_trace_json(const TraceReport& report);
+
+std::string render(OutputFormat format, const BenchReport& report);
+std::string render(OutputFormat format, const TraceReport& report);
+
+/// Units for people: 1.23 ms, 64.0 KiB, 100,000.
+std::string format_duration(double ns);
+std::string format_bytes(double bytes);
+std::string format_count(std::uint64_t n);
+
+}  // namespace iobench

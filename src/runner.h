@@ -1,0 +1,46 @@
+// The runner: for each strategy, warm-up runs, timed runs and one traced run, each in a
+// fresh child, each output file checked. Produces plain StrategyResult values.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "options.h"
+#include "result.h"
+
+namespace iobench {
+
+class Tracer;
+
+class Runner {
+ public:
+  /// Creates the private directory under options.dir (throws Error if it cannot).
+  explicit Runner(const BenchOptions& options);
+  ~Runner();
+
+  /// Runs every strategy in order; on_result sees each row as soon as it is complete,
+  /// so a later failure loses nothing already measured.
+  std::vector<StrategyResult> run(const std::function<void(const StrategyResult&)>& on_result = {});
+
+  /// Run one strategy (all its runs).
+  StrategyResult run_one(const Strategy& strategy);
+
+  const std::string& private_dir() const;
+  /// The calibrated tracer cost per call (timing mode), or 0 when nothing was traced.
+  std::int64_t tracer_overhead_ns() const;
+  /// Whether traced runs were pinned, and whether ptrace was usable at all.
+  bool tracer_pinned() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// write_calls and syscall_time_ns from a trace: the write family on the target file, plus
+/// io_uring_enter on io_uring rings (their writes reach the file without a write call).
+void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
+                           StrategyResult& result);
+
+}  // namespace iobench

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace iobench {
+
+/// Checks that the file at path holds exactly `Line 0\n` .. `Line <lines-1>\n`.
+/// Streams both sides in fixed-size chunks, so memory stays bounded at any size.
+/// Returns an empty string when it matches, else one line saying where it differs.
+std::string verify_file(const std::string& path, std::uint64_t lines);
+
+}  // namespace iobench
