@@ -29,7 +29,21 @@ StrategyOutcome outcome_message(RunStatus status, const char* message) noexcept 
 }
 
 int create_output(const char* path, int extra_flags) noexcept {
-  return ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | extra_flags, 0644);
+  // O_WRONLY | O_RDWR would be access mode 3 ("ioctl only"), so the caller's mode replaces ours.
+  const int access = (extra_flags & O_ACCMODE) == O_RDWR ? O_RDWR : O_WRONLY;
+  return ::open(
+      path, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | (extra_flags & ~O_ACCMODE), 0644);
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int OutputFile::close() noexcept {
+  // Not retried on EINTR: Linux has released the fd already, and a retry could close an fd
+  // that another thread just opened.
+  const int rc = ::close(release());
+  return rc < 0 ? errno : 0;
 }
 
 int write_all(int fd, const char* data, std::size_t len) noexcept {

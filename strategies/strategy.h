@@ -48,8 +48,31 @@ StrategyOutcome outcome_errno(RunStatus status, const char* what, int err) noexc
 StrategyOutcome outcome_message(RunStatus status, const char* message) noexcept;
 
 /// Opens the job's file the one way every strategy must: new (O_EXCL), never through a
-/// planted symlink (O_NOFOLLOW), never leaked into a child (O_CLOEXEC). Returns -1 with errno.
+/// planted symlink (O_NOFOLLOW), never leaked into a child (O_CLOEXEC). Write-only unless
+/// extra_flags asks for O_RDWR (a writable shared mapping needs it). Returns -1 with errno.
 int create_output(const char* path, int extra_flags = 0) noexcept;
+
+/// Owns the output fd: closes it on every early return, while the success path calls
+/// close() itself so that a close(2) error is reported rather than swallowed.
+class OutputFile {
+ public:
+  explicit OutputFile(int fd) noexcept : fd_(fd) {}
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+  int fd() const noexcept { return fd_; }
+  /// Hands the fd to a new owner (fdopen).
+  int release() noexcept {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  /// Returns 0 or an errno value. The fd is gone either way (Linux never keeps it on error).
+  int close() noexcept;
+
+ private:
+  int fd_;
+};
 
 /// Writes all of [data, data+len) with write(2), retrying short writes and EINTR.
 /// Returns 0 or an errno value.
