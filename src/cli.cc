@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 #include <CLI/CLI.hpp>
@@ -116,7 +117,48 @@ std::chrono::nanoseconds parse_timeout(const std::string& text) {
 OutputFormat parse_format(const std::string& text) {
   if (text == "table") return OutputFormat::kTable;
   if (text == "json") return OutputFormat::kJson;
-  throw Error("--format: unknown format '" + text + "' (table, json)");
+  if (text == "csv") return OutputFormat::kCsv;
+  if (text == "markdown" || text == "md") return OutputFormat::kMarkdown;
+  throw Error("--format: unknown format '" + text + "' (table, json, csv, markdown)");
+}
+
+double parse_fraction(const std::string& flag, const std::string& text) {
+  std::string t = text;
+  bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || *end != '\0' || errno != 0 || !(v >= 0) || !std::isfinite(v))
+    throw Error(flag + ": '" + text + "' is not a tolerance (e.g. 25% or 0.25)");
+  return percent ? v / 100 : v;
+}
+
+/// Parses every --expect; `trace` limits them to what `iobench trace` measures.
+std::vector<Expectation> parse_expectations(const std::vector<std::string>& texts, bool trace,
+                                            const std::vector<const Strategy*>& strategies) {
+  std::vector<Expectation> out;
+  for (const auto& text : texts) {
+    Expectation e = parse_expectation(text);
+    static const char* const kMetrics[] = {"write_calls", "bytes", "time_ns", "cpu_ns", "page_faults"};
+    bool builtin = std::find_if(std::begin(kMetrics), std::end(kMetrics),
+                                [&](const char* m) { return e.metric == m; }) != std::end(kMetrics);
+    if (!builtin && !is_syscall_name(e.metric))
+      throw Error(fmt::format("--expect '{}': unknown metric '{}' (write_calls, bytes, time_ns, "
+                              "cpu_ns, page_faults, or a syscall name such as write)", text, e.metric));
+    if (trace) {
+      if (!e.strategy.empty())
+        throw Error(fmt::format("--expect '{}': iobench trace has no strategies; drop '{}.'", text, e.strategy));
+      if (e.metric == "cpu_ns" || e.metric == "page_faults")
+        throw Error(fmt::format("--expect '{}': iobench trace does not measure {}", text, e.metric));
+    } else if (!e.strategy.empty() &&
+               std::none_of(strategies.begin(), strategies.end(),
+                            [&](const Strategy* s) { return s->name == e.strategy; })) {
+      throw Error(fmt::format("--expect '{}': strategy '{}' is not being run", text, e.strategy));
+    }
+    out.push_back(e);
+  }
+  return out;
 }
 
 struct TracerFlags {
@@ -148,6 +190,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
   std::string queue_depth = "64", map_window = "64MiB", format = "table", timeout;
+  std::vector<std::string> expects, trace_expects;
+  std::string count_tolerance, time_tolerance = "25%";
+  BenchOptions o;
   bool keep = false, list = false, version = false, no_trace = false;
   TracerFlags tracer_flags;
 
@@ -162,7 +207,16 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--batch", batch, "writev: lines per call (default IOV_MAX = 1024)");
   app.add_option("--queue-depth", queue_depth, "io_uring: writes in flight (default 64)");
   app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 64MiB)");
-  app.add_option("--format", format, "table or json (default table)");
+  app.add_option("--format", format, "table, json, csv or markdown (default table)");
+  app.add_option("--expect", expects, "[STRATEGY.]METRIC OP VALUE, e.g. 'buffered.write_calls<=20'; exit 1 on FAIL")
+      ->take_all()->allow_extra_args(false);
+  app.add_option("--export-json", o.export_json, "Also write the JSON document to FILE");
+  app.add_option("--export-csv", o.export_csv, "Also write CSV to FILE");
+  app.add_option("--export-markdown", o.export_markdown, "Also write a Markdown table to FILE");
+  app.add_option("--save-baseline", o.save_baseline, "Write the JSON result to FILE as a baseline");
+  app.add_option("--baseline", o.baseline, "Compare with a saved baseline; exit 1 on a regression");
+  app.add_option("--count-tolerance", count_tolerance, "Calls a count may differ from the baseline by (default 0)");
+  app.add_option("--time-tolerance", time_tolerance, "How much slower a median may be (default 25%)");
   app.add_option("--timeout", timeout, "Kill a run after SECONDS (status timeout)");
   app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
   tracer_flags.add(app);
@@ -180,6 +234,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   trace->add_option("--format", trace_format, "table or json (default table)");
   trace->add_flag("--per-process", trace_opts.per_process, "Also a table per process");
   trace->add_option("--timeout", trace_timeout, "Kill COMMAND after SECONDS");
+  trace->add_option("--expect", trace_expects, "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL")
+      ->take_all()->allow_extra_args(false);
   trace_flags.add(*trace);
   trace->add_option("command", command, "The command and its arguments")->required();
   trace->prefix_command();
@@ -206,10 +262,10 @@ Command parse_command_line(int argc, const char* const* argv) {
     trace_opts.tracer = trace_flags.options();
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
+    trace_opts.expectations = parse_expectations(trace_expects, true, {});
     return trace_opts;
   }
 
-  BenchOptions o;
   o.params.lines = parse_count("--lines", lines, 0, UINT64_MAX);
   // Beyond ~1e17 lines the byte count itself overflows 64 bits.
   if (o.params.lines > 100'000'000'000'000'000ull)
@@ -235,6 +291,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.tracer = tracer_flags.options();
   o.keep = keep;
   o.dir = dir;
+  o.expectations = parse_expectations(expects, false, o.strategies);
+  if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
+  o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
   check_dir(dir);
   check_space(dir, expected_bytes(o.params.lines), keep ? o.strategies.size() : 1);
   return o;

@@ -5,10 +5,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "baseline.h"
 #include "cli.h"
 #include "error.h"
 #include "host_info.h"
@@ -27,7 +29,48 @@ void write_stdout(const std::string& text) {
   std::fflush(stdout);
 }
 
+/// Writes text to path through a temporary file and rename, so a reader (or a crash) never
+/// sees half a file.
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "we");
+  if (!f) throw_errno("cannot write " + tmp, errno, kExitRunFailed);
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp.c_str());
+    throw_errno("cannot write " + path, err, kExitRunFailed);
+  }
+}
+
+void write_exports(const BenchOptions& o, const BenchReport& rep) {
+  if (!o.export_json.empty()) write_file_atomically(o.export_json, render_json(rep));
+  if (!o.export_csv.empty()) write_file_atomically(o.export_csv, render_csv(rep));
+  if (!o.export_markdown.empty()) write_file_atomically(o.export_markdown, render_markdown(rep));
+}
+
+/// Prints the verdicts (after the table; on stderr when stdout carries a data format).
+bool report_expectations(const std::vector<ExpectationOutcome>& outcomes, bool to_stdout) {
+  bool all_passed = true;
+  std::string text;
+  for (const auto& e : outcomes) {
+    text += e.line + "\n";
+    all_passed = all_passed && e.passed;
+  }
+  if (text.empty()) return true;
+  if (to_stdout)
+    write_stdout("\n" + text);
+  else
+    std::fputs(text.c_str(), stderr);
+  return all_passed;
+}
+
 int run_bench(const BenchOptions& o) {
+  // Read the baseline first: a bad one is a usage error, found before anything runs.
+  std::optional<Baseline> baseline;
+  if (!o.baseline.empty()) baseline = load_baseline(o.baseline);
+
   Runner runner(o);
   BenchReport rep;
   rep.host = host_info();
@@ -42,13 +85,39 @@ int run_bench(const BenchOptions& o) {
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
-  rep.results = runner.run();
-  rep.pinned = runner.tracer_pinned();
-  rep.tracer_overhead_ns = runner.tracer_overhead_ns();
+  if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
+    fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
+               IOBENCH_BUILD_TYPE);
+  runner.run([&](const StrategyResult& r) {
+    rep.results.push_back(r);
+    rep.pinned = runner.tracer_pinned();
+    rep.tracer_overhead_ns = runner.tracer_overhead_ns();
+    write_exports(o, rep);  // after each strategy: a later failure loses nothing
+  });
+  if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
   write_stdout(render(o.format, rep));
+
+  int status = kExitOk;
   for (const auto& r : rep.results)
-    if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) return kExitRunFailed;
-  return kExitOk;
+    if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) status = kExitRunFailed;
+  const bool table = o.format == OutputFormat::kTable;
+  if (!report_expectations(check_expectations(o.expectations, rep.results), table)) status = kExitCheckFailed;
+  if (baseline) {
+    BaselineComparison cmp = compare_with_baseline(*baseline, rep, o.count_tolerance, o.time_tolerance);
+    std::string text = render_comparison(cmp);
+    if (table)
+      write_stdout(text);
+    else
+      std::fputs(text.c_str(), stderr);
+    if (cmp.regressed()) {
+      for (const auto& d : cmp.diffs)
+        if (d.regression)
+          fmt::print(stderr, "iobench: regression: {}.{}: {} → {} ({})\n", d.strategy, d.metric,
+                     d.before, d.after, d.change);
+      status = kExitCheckFailed;
+    }
+  }
+  return status;
 }
 
 /// PATH lookup in the parent, so a missing command is a usage error (exit 2) rather than a
@@ -102,8 +171,11 @@ int run_trace(const TraceCommandOptions& o) {
     write_stdout(text);
   else
     std::fputs(text.c_str(), stderr);
+  const bool passed = report_expectations(check_expectations(o.expectations, rep.trace), false);
+  // The command's own failure takes priority over a failed expectation.
   if (rep.trace.term_signal) return 128 + rep.trace.term_signal;
-  return rep.trace.exit_code;
+  if (rep.trace.exit_code != 0) return rep.trace.exit_code;
+  return passed ? kExitOk : kExitCheckFailed;
 }
 
 int run(int argc, char** argv) {

@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "expect.h"
 #include "result.h"
 #include "strategy.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
 
-enum class OutputFormat { kTable, kJson };
+enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
 
 struct BenchOptions {
   std::vector<const Strategy*> strategies;
@@ -27,6 +28,12 @@ struct BenchOptions {
   TracerOptions tracer;
   std::optional<std::chrono::nanoseconds> timeout;  // per run
   OutputFormat format = OutputFormat::kTable;
+  std::vector<Expectation> expectations;
+  // Written after every strategy, so a later crash loses nothing (hyperfine's exports).
+  std::string export_json, export_csv, export_markdown;
+  std::string save_baseline, baseline;
+  std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
+  double time_tolerance = 0.25;                   // a median may be this much slower
 };
 
 struct TraceCommandOptions {
@@ -35,6 +42,7 @@ struct TraceCommandOptions {
   bool per_process = false;
   OutputFormat format = OutputFormat::kTable;
   std::optional<std::chrono::nanoseconds> timeout;
+  std::vector<Expectation> expectations;
 };
 
 /// Parses a byte size: a whole number with an optional suffix K, M, G (powers of 1024,

@@ -9,6 +9,8 @@ namespace iobench {
 std::string render(OutputFormat format, const BenchReport& report) {
   switch (format) {
     case OutputFormat::kJson: return render_json(report);
+    case OutputFormat::kCsv: return render_csv(report);
+    case OutputFormat::kMarkdown: return render_markdown(report);
     case OutputFormat::kTable: break;
   }
   return render_table(report);
@@ -17,6 +19,8 @@ std::string render(OutputFormat format, const BenchReport& report) {
 std::string render(OutputFormat format, const TraceReport& report) {
   switch (format) {
     case OutputFormat::kJson: return render_trace_json(report);
+    case OutputFormat::kCsv:
+    case OutputFormat::kMarkdown:
     case OutputFormat::kTable: break;
   }
   return render_trace_table(report);

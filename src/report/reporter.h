@@ -39,6 +39,8 @@ struct TraceReport {
 
 std::string render_table(const BenchReport& report);
 std::string render_json(const BenchReport& report);
+std::string render_csv(const BenchReport& report);
+std::string render_markdown(const BenchReport& report);
 std::string render_trace_table(const TraceReport& report);
 std::string render_trace_json(const TraceReport& report);
 

@@ -173,7 +173,8 @@ std::string render_trace_table(const TraceReport& rep) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& f : t.files)
       rows.push_back({f.path, format_count(f.calls()), timed ? format_count(f.bytes()) : kNone});
-    out += "\n" + render_grid(cols, rows);
+    out += "\n";
+    out += render_grid(cols, rows);
   }
   if (rep.per_process) {
     for (const auto& p : t.processes) {
