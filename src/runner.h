@@ -38,8 +38,8 @@ class Runner {
   std::unique_ptr<Impl> impl_;
 };
 
-/// write_calls and syscall_time_ns from a trace: the write family on the target file, plus
-/// io_uring_enter on io_uring rings (their writes reach the file without a write call).
+/// write_calls and syscall_time_ns from a trace: the calls that write data to the target
+/// file, plus io_uring_enter on io_uring rings (their writes reach the file without one).
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result);
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -51,9 +53,9 @@ TEST(Verify, AcceptsExactBytesAndNamesTheFirstDifference) {
   EXPECT_EQ(verify_file(path, 5000), "wrong bytes: first difference at offset 40000");
 
   write_file(path, good.substr(0, good.size() - 1));
-  EXPECT_EQ(verify_file(path, 5000), "wrong size: 43889 bytes, expected 43890");
+  EXPECT_EQ(verify_file(path, 5000), "wrong size: 48889 bytes, expected 48890");
   write_file(path, good + "Line 5000\n");
-  EXPECT_EQ(verify_file(path, 5000), "wrong size: 43900 bytes, expected 43890");
+  EXPECT_EQ(verify_file(path, 5000), "wrong size: 48900 bytes, expected 48890");
   write_file(path, "");
   EXPECT_EQ(verify_file(path, 0), "");
 }

@@ -127,7 +127,8 @@ std::string render_table(const BenchReport& rep) {
       out += fmt::format(", {} tracer cost per call subtracted",
                          format_duration(static_cast<double>(rep.tracer_overhead_ns)));
     out += ").\n";
-    out += "write calls: the write family on the output file; io_uring_enter for io_uring.\n";
+    out += "write calls: calls that write data to the output file (write, writev, pwrite...);\n"
+           "io_uring_enter on the ring for io_uring. ftruncate/fsync are in --format json.\n";
   } else {
     out += "write calls: not traced (--no-trace).\n";
   }

@@ -1,1 +1,224 @@
-// placeholder
+// Tracer: fork, attach, release, run the session; and the one-time calibration.
+#include "tracer/tracer.h"
+
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include "error.h"
+#include "interrupt.h"
+#include "tracer/calibration.h"
+#include "tracer/child_launch.h"
+#include "tracer/cpu_pin.h"
+#include "tracer/seccomp_filter.h"
+#include "tracer/session.h"
+#include "tracer/syscalls.h"
+#include "tracer/unique_fd.h"
+#include "tracer/watchdog.h"
+
+namespace iobench {
+
+using namespace tracing;
+
+namespace {
+
+// EXITKILL: nothing we trace outlives iobench, whatever kills it. TRACESYSGOOD tells
+// syscall stops from SIGTRAPs; TRACESECCOMP turns SECCOMP_RET_TRACE into stops; the
+// clone/fork/vfork/exec events follow threads, children and new programs.
+constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD |
+                                PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE |
+                                PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC;
+
+constexpr std::chrono::seconds kCalibrationTimeout{30};
+
+/// Owns the forked child until a TraceSession takes over (or it is reaped): on unwind it
+/// is killed and reaped, so a throw never leaves it blocked or a zombie.
+class ChildGuard {
+ public:
+  explicit ChildGuard(pid_t pid) noexcept
+      : pid_(pid), pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))) {}
+  ~ChildGuard() {
+    if (pid_ <= 0) return;
+    kill();
+    int status = 0;
+    while (::waitpid(pid_, &status, __WALL) < 0 && errno == EINTR) {
+    }
+  }
+  ChildGuard(const ChildGuard&) = delete;
+  ChildGuard& operator=(const ChildGuard&) = delete;
+
+  /// Safe from another thread and after the child is reaped: the pidfd cannot name a
+  /// recycled pid.
+  void kill() const noexcept {
+    if (pidfd_) {
+      ::syscall(SYS_pidfd_send_signal, pidfd_.get(), SIGKILL, nullptr, 0);
+    } else if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+    }
+  }
+  void disarm() noexcept { pid_ = -1; }
+
+ private:
+  pid_t pid_;
+  UniqueFd pidfd_;
+};
+
+void set_ending(TraceResult& result, const WaitStatus& status) {
+  if (status.kind() == WaitStatus::Kind::kExited) result.exit_code = status.exit_code();
+  if (status.kind() == WaitStatus::Kind::kFatalSignal) result.term_signal = status.fatal_signal();
+}
+
+}  // namespace
+
+struct Tracer::Impl {
+  struct Hooks {
+    TraceMode mode = TraceMode::kTiming;
+    const std::function<void()>* before_filter = nullptr;
+    std::vector<std::int64_t>* samples = nullptr;
+    std::int64_t overhead_ns = 0;
+  };
+
+  explicit Impl(const TracerOptions& o)
+      : options(o), filter(table.stop_set(), o.trace_all) {}
+
+  TraceResult trace(const std::function<int()>& child_main,
+                    std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
+  void run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
+                    std::optional<std::chrono::nanoseconds> timeout, TraceResult& result);
+  void calibrate();
+
+  TracerOptions options;
+  SyscallTable table;
+  SeccompFilter filter;
+  std::optional<TracerCalibration> calibration;
+};
+
+Tracer::Tracer(TracerOptions options)
+    : options_(options), impl_(std::make_unique<Impl>(options)) {}
+
+Tracer::~Tracer() = default;
+
+TraceResult Tracer::run(const std::function<int()>& child_main,
+                        std::optional<std::chrono::nanoseconds> timeout) {
+  Impl::Hooks hooks;
+  hooks.mode = options_.mode;
+  if (options_.mode == TraceMode::kTiming) hooks.overhead_ns = overhead_ns();
+  return impl_->trace(child_main, timeout, hooks);
+}
+
+std::int64_t Tracer::overhead_ns() { return calibration().overhead_ns; }
+
+const TracerCalibration& Tracer::calibration() {
+  if (!impl_->calibration) impl_->calibrate();
+  return *impl_->calibration;
+}
+
+TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
+                                std::optional<std::chrono::nanoseconds> timeout,
+                                const Hooks& hooks) {
+  TraceResult result;
+  result.mode = hooks.mode;
+  SharedMapping<ChildReport> report;
+  if (!report) throw_errno("mmap", errno, kExitRunFailed);
+  // The release channel. A socket rather than a pipe: send(MSG_NOSIGNAL) cannot SIGPIPE us.
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    throw_errno("socketpair", errno, kExitRunFailed);
+  }
+  UniqueFd parent_end(ends[0]);
+  UniqueFd child_end(ends[1]);
+
+  CpuPin pin(options.pin);  // before fork: the child inherits the mask
+  result.pinned = pin.pinned();
+  const ChildPlan plan{child_end.get(), parent_end.get(), &filter,
+                       report.get(),    hooks.before_filter, &child_main};
+  const pid_t pid = ::fork();
+  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
+  if (pid == 0) run_child(plan);
+  ChildGuard guard(pid);
+  child_end.reset();
+
+  // The child is blocked reading the socket: attaching now misses nothing it does.
+  if (::ptrace(PTRACE_SEIZE, pid, nullptr, kPtraceOptions) != 0) {
+    result.unavailable_reason = std::string("ptrace: ") + std::strerror(errno);
+    run_untraced(guard, pid, parent_end.get(), timeout, result);
+    return result;
+  }
+  result.available = true;
+
+  TraceSession session(SessionConfig{hooks.mode, options.trace_all, &table, report.get(),
+                                     hooks.samples},
+                       pid);
+  guard.disarm();  // the session kills and reaps from here on
+  Watchdog watchdog(timeout, [&session] { session.kill_all(); });
+  const std::int64_t start = monotonic_ns();
+  release_child(parent_end.get(), Verdict::kTraced);  // if it is gone, run() reaps it
+  parent_end.reset();
+  session.run();
+
+  result.timed_out = watchdog.expired();
+  result.seccomp = session.seccomp();
+  result.wall_ns = session.main_exit_ns() - start;
+  set_ending(result, session.main_status());
+  result.overhead_ns = hooks.overhead_ns;
+  session.tally().fill(result, table, hooks.overhead_ns);
+  return result;
+}
+
+void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
+                                std::optional<std::chrono::nanoseconds> timeout,
+                                TraceResult& result) {
+  Watchdog watchdog(timeout, [&guard] { guard.kill(); });
+  const std::int64_t start = monotonic_ns();
+  // Released in every case: a child left blocked would be a hang, not an error.
+  release_child(parent_end, Verdict::kUntraced);
+  int raw = 0;
+  while (::waitpid(pid, &raw, 0) < 0) {
+    if (errno != EINTR) throw_errno("waitpid", errno, kExitRunFailed);
+    throw_if_interrupted();
+  }
+  guard.disarm();
+  result.wall_ns = monotonic_ns() - start;
+  result.timed_out = watchdog.expired();
+  set_ending(result, WaitStatus(raw));
+}
+
+// Calibration. A short child measures, before its filter is loaded, what K 1-byte writes
+// to /dev/null cost untraced (median of batch means), then makes the same call K times
+// under the filter while the tracer times each one from resume to exit stop, exactly as
+// run() times real calls. overhead = traced per call - untraced per call. Same pinning as
+// the runs it corrects; a warm-up is dropped; the estimator is explained at its use.
+void Tracer::Impl::calibrate() {
+  SharedMapping<CalibrationShared> shared;
+  if (!shared) throw_errno("mmap", errno, kExitRunFailed);
+  CalibrationShared* s = shared.get();
+  const std::function<void()> before = [s] { calibration_untraced(s); };
+  const std::function<int()> traced = [s] { return calibration_traced(s); };
+  std::vector<std::int64_t> samples;
+  samples.reserve(calibration_calls());
+  Hooks hooks;
+  hooks.mode = TraceMode::kTiming;
+  hooks.before_filter = &before;
+  hooks.samples = &samples;
+  const TraceResult r = trace(traced, kCalibrationTimeout, hooks);
+  if (!r.available) {
+    calibration = TracerCalibration{};  // nothing is ever timed, nothing to subtract
+    return;
+  }
+  if (r.exit_code != 0 || samples.size() != calibration_calls()) {
+    const int err = s->error.load();
+    throw Error(err != 0 ? std::string("tracer calibration: /dev/null: ") + std::strerror(err)
+                         : "tracer calibration failed: got " + std::to_string(samples.size()) +
+                               " of " + std::to_string(calibration_calls()) + " samples",
+                kExitRunFailed);
+  }
+  calibration = estimate_calibration(s->untraced_ps.load(), std::move(samples));
+}
+
+}  // namespace iobench

@@ -5,9 +5,12 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "result.h"
 
@@ -17,6 +20,15 @@ struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call, no times, no bytes
   bool trace_all = false;               // stop on every syscall (strace -c style table)
   bool pin = true;                      // tracer and tracee on one CPU: ~3x cheaper stops
+};
+
+/// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
+struct TracerCalibration {
+  double untraced_ns = 0;        // the calibration call without tracing
+  double traced_ns = 0;          // the same call, entry stop to exit stop, under the tracer
+  std::int64_t overhead_ns = 0;  // traced - untraced: what run() subtracts per timed call
+  std::size_t samples = 0;       // traced calls the estimate rests on
+  bool traced = false;           // false: ptrace was refused, nothing to subtract
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.
@@ -29,15 +41,21 @@ class Tracer {
 
   /// Forks; the child waits until it is attached, loads the filter, then calls child_main,
   /// whose return value becomes its exit status (child_main may also exec). child_main must
-  /// not throw. Follows threads, forks, vforks and execs. When ptrace is refused the child
-  /// still runs, untraced, and the result has available == false with the reason.
-  /// A child still running after `timeout` is killed (the result says so via term_signal).
+  /// not throw. Follows threads, forks, vforks and execs, and returns once every traced
+  /// process has exited (a descendant that outlives the child is waited for, like strace -f).
+  /// When ptrace is refused the child still runs, untraced, and the result has
+  /// available == false with the reason. A tree still running after `timeout` is killed
+  /// (term_signal SIGKILL, timed_out). Throws Error (Interrupted on SIGINT/SIGTERM) after
+  /// killing and reaping the whole tree. Must not run while the calling thread has other
+  /// children it will wait for: the loop's waitpid(-1) would reap them.
   TraceResult run(const std::function<int()>& child_main,
                   std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
 
   /// The tracer's own cost per traced call (entry stop to exit stop, minus the syscall's
   /// untraced cost), measured once on first use in timing mode.
   std::int64_t overhead_ns();
+  /// The whole calibration behind overhead_ns() (calibrates on first use).
+  const TracerCalibration& calibration();
 
   const TracerOptions& options() const noexcept { return options_; }
 

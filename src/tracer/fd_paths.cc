@@ -1,0 +1,42 @@
+#include "tracer/fd_paths.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <iterator>
+
+#include <fmt/format.h>
+
+namespace iobench::tracing {
+
+namespace {
+
+std::string read_fd_link(pid_t tid, int fd) {
+  char link[64];
+  *fmt::format_to_n(link, sizeof(link) - 1, "/proc/{}/fd/{}", tid, fd).out = '\0';
+  char target[PATH_MAX];
+  const ssize_t n = ::readlink(link, target, sizeof(target));
+  if (n <= 0) return {};
+  return std::string(target, static_cast<std::size_t>(n));
+}
+
+}  // namespace
+
+const std::string& FdPaths::path(pid_t tid, int fd) {
+  if (!cached_) return scratch_ = read_fd_link(tid, fd);
+  auto it = paths_.find(fd);
+  if (it != paths_.end()) return it->second;
+  std::string p = read_fd_link(tid, fd);
+  if (p.empty()) return scratch_ = p;  // a bad fd now may be a good one later
+  return paths_.emplace(fd, std::move(p)).first->second;
+}
+
+void FdPaths::forget_range(unsigned first, unsigned last) {
+  // close_range(3, ~0U) is the common call; walk the cache, not the range.
+  for (auto it = paths_.begin(); it != paths_.end();) {
+    const auto fd = static_cast<unsigned>(it->first);
+    it = (fd >= first && fd <= last) ? paths_.erase(it) : std::next(it);
+  }
+}
+
+}  // namespace iobench::tracing

@@ -1,0 +1,74 @@
+#include "tracer/seccomp_filter.h"
+
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+
+#include "error.h"
+#include "tracer/unique_fd.h"
+
+namespace iobench::tracing {
+
+namespace {
+
+struct CtxDeleter {
+  void operator()(void* ctx) const { ::seccomp_release(ctx); }
+};
+using Ctx = std::unique_ptr<void, CtxDeleter>;
+
+void check(int rc, const char* what) {
+  if (rc < 0) throw_errno(what, -rc);  // libseccomp returns -errno
+}
+
+}  // namespace
+
+SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all) {
+  Ctx ctx(::seccomp_init(trace_all ? SCMP_ACT_TRACE(0) : SCMP_ACT_ALLOW));
+  if (!ctx) throw Error("seccomp_init failed");
+  // A foreign-ABI call (i386 int 0x80, x32) is let through untraced rather than killed:
+  // we do not count it, but we must not change what the program does.
+  check(::seccomp_attr_set(ctx.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW), "seccomp_attr_set");
+  if (!trace_all) {
+    for (int nr : traced) {
+      check(::seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), nr, 0), "seccomp_rule_add");
+    }
+  }
+
+  // libseccomp 2.5 can only export to an fd; a memfd keeps the program off the filesystem.
+  UniqueFd fd(::memfd_create("iobench-seccomp", MFD_CLOEXEC));
+  if (!fd) throw_errno("memfd_create", errno);
+  check(::seccomp_export_bpf(ctx.get(), fd.get()), "seccomp_export_bpf");
+  const off_t size = ::lseek(fd.get(), 0, SEEK_END);
+  if (size <= 0 || size % static_cast<off_t>(sizeof(sock_filter)) != 0) {
+    throw Error("seccomp_export_bpf produced a malformed program");
+  }
+  program_.resize(static_cast<std::size_t>(size) / sizeof(sock_filter));
+  if (::pread(fd.get(), program_.data(), static_cast<std::size_t>(size), 0) != size) {
+    throw_errno("reading the seccomp program", errno);
+  }
+  fprog_.len = static_cast<unsigned short>(program_.size());
+  fprog_.filter = program_.data();
+}
+
+int SeccompFilter::load() const noexcept {
+  // Without CAP_SYS_ADMIN the kernel only accepts a filter from a task that can no longer
+  // gain privileges; setting it always keeps root and non-root runs alike.
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  // SPEC_ALLOW: on kernels whose default is spec_store_bypass_disable=seccomp, a filter
+  // would otherwise switch on SSBD and slow the very code we measure.
+  if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &fprog_) == 0) {
+    return 0;
+  }
+  if (errno != EINVAL) return errno;
+  // Kernels before 4.17 know no SPEC_ALLOW flag.
+  if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog_, 0, 0) == 0) return 0;
+  return errno;
+}
+
+}  // namespace iobench::tracing

@@ -1,0 +1,26 @@
+// The seccomp-BPF program that makes the kernel stop the tracee only where we look.
+#pragma once
+
+#include <linux/filter.h>
+
+#include <vector>
+
+namespace iobench::tracing {
+
+/// Built (with libseccomp, which allocates) in the parent before fork, so that the child
+/// only has to hand a ready BPF program to the kernel: two async-signal-safe syscalls.
+class SeccompFilter {
+ public:
+  /// SECCOMP_RET_TRACE for `traced` (or for everything when trace_all), ALLOW otherwise,
+  /// so calls we do not count cost the tracee nothing. Throws Error.
+  SeccompFilter(const std::vector<int>& traced, bool trace_all);
+
+  /// Child side, async-signal-safe. Returns 0 or the errno of the refusal.
+  int load() const noexcept;
+
+ private:
+  std::vector<sock_filter> program_;
+  sock_fprog fprog_{};
+};
+
+}  // namespace iobench::tracing

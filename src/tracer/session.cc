@@ -1,0 +1,380 @@
+#include "tracer/session.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <linux/io_uring.h>
+#include <linux/kcmp.h>
+#include <sched.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "error.h"
+#include "interrupt.h"
+
+namespace iobench::tracing {
+
+namespace {
+
+// __WALL: threads report like processes. __WNOTHREAD: only our own children and tracees,
+// never a child another thread of the caller is waiting for.
+constexpr int kWaitFlags = __WALL | __WNOTHREAD;
+
+const std::string kNoFd = kNoFdPath;
+const std::string kBadFd = kBadFdPath;
+const std::string kRing = "anon_inode:[io_uring]";
+
+struct Ids {
+  pid_t tgid = 0, ppid = 0;
+};
+
+/// Tgid and PPid of a task, from /proc/TID/status; zeros when it is gone.
+Ids read_ids(pid_t tid) {
+  char path[64];
+  *fmt::format_to_n(path, sizeof(path) - 1, "/proc/{}/status", tid).out = '\0';
+  Ids ids;
+  std::FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return ids;
+  char line[256];
+  while (std::fgets(line, sizeof(line), f) != nullptr && (ids.tgid == 0 || ids.ppid == 0)) {
+    std::sscanf(line, "Tgid: %d", &ids.tgid);
+    std::sscanf(line, "PPid: %d", &ids.ppid);
+  }
+  std::fclose(f);
+  return ids;
+}
+
+/// True when two tasks certainly use different fd tables.
+bool separate_fd_tables(pid_t a, pid_t b) {
+  return ::syscall(SYS_kcmp, a, b, KCMP_FILES, 0, 0) > 0;
+}
+
+/// ptrace's ESRCH means the tracee died under us (SIGKILL); its exit is still to be reaped.
+void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char* what) {
+  if (::ptrace(static_cast<__ptrace_request>(request), tid, addr, data) < 0 && errno != ESRCH) {
+    throw_errno(fmt::format("{} (pid {})", what, tid), errno, kExitRunFailed);
+  }
+}
+
+}  // namespace
+
+std::int64_t monotonic_ns() noexcept {
+  timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+TraceSession::TraceSession(const SessionConfig& config, pid_t main_pid)
+    : config_(config), main_pid_(main_pid) {
+  adopt(main_pid);
+}
+
+TraceSession::~TraceSession() {
+  if (threads_.empty()) return;
+  kill_all();
+  // Reap until every known tracee has reported its death. A tracee we never heard of
+  // (forked just before the kill) shows up here with its first stop and is killed too.
+  while (!threads_.empty()) {
+    int raw = 0;
+    const pid_t tid = ::waitpid(-1, &raw, kWaitFlags);
+    if (tid < 0) {
+      if (errno == EINTR) continue;
+      break;  // ECHILD: nothing left to wait for
+    }
+    const WaitStatus status(raw);
+    if (status.kind() == WaitStatus::Kind::kExited ||
+        status.kind() == WaitStatus::Kind::kFatalSignal) {
+      forget(tid);
+    } else if (threads_.count(tid) == 0) {
+      adopt(tid);  // kill_all has run: adopting kills it
+    }
+  }
+}
+
+void TraceSession::kill_all() noexcept {
+  std::lock_guard lock(kill_mutex_);
+  killing_ = true;
+  for (const auto& [tgid, pidfd] : pidfds_) {
+    if (pidfd) {
+      ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
+    } else {
+      ::kill(tgid, SIGKILL);  // no pidfd (pre-5.3 kernel): still unreaped, so still ours
+    }
+  }
+}
+
+void TraceSession::run() {
+  while (!threads_.empty()) {
+    int raw = 0;
+    const pid_t tid = ::waitpid(-1, &raw, kWaitFlags);
+    // Read the clock first: for an exit stop this closes the timed interval.
+    const std::int64_t now = monotonic_ns();
+    if (tid < 0) {
+      if (errno == EINTR) {
+        throw_if_interrupted();  // SIGINT/SIGTERM: the destructor kills the tree
+        continue;
+      }
+      if (errno == ECHILD) break;  // every tracee is gone, reported or not
+      throw_errno("waitpid", errno, kExitRunFailed);
+    }
+    handle(tid, WaitStatus(raw), now);
+  }
+}
+
+void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns) {
+  using Kind = WaitStatus::Kind;
+  if (status.kind() == Kind::kExited || status.kind() == Kind::kFatalSignal) {
+    if (tid == main_pid_) {
+      main_status_ = status;
+      main_exit_ns_ = now_ns;
+    }
+    forget(tid);
+    return;
+  }
+  auto it = threads_.find(tid);
+  // A new tracee's first stop can come before its creator's fork/clone event.
+  Thread& t = it != threads_.end() ? it->second : adopt(tid);
+
+  switch (status.kind()) {
+    case Kind::kSeccompStop:
+    case Kind::kSyscallStop: {
+      __ptrace_syscall_info info{};
+      if (::ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0) {
+        if (errno == ESRCH) return;
+        throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
+      }
+      if (info.arch != config_.table->native_arch()) {
+        resume(tid, t);  // another ABI's numbering: not ours to name or count
+      } else if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+        on_exit(tid, t, info, now_ns);
+      } else if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+        on_entry(tid, t, info);
+      } else {
+        resume(tid, t);
+      }
+      return;
+    }
+    case Kind::kPtraceEventStop:
+      on_event(tid, t, status.ptrace_event());
+      return;
+    case Kind::kGroupStop:
+      // LISTEN, not CONT: the tracee stays stopped, as job control asked, yet we still hear
+      // of the SIGCONT that ends the stop.
+      ptrace_or_throw(PTRACE_LISTEN, tid, nullptr, nullptr, "PTRACE_LISTEN");
+      return;
+    case Kind::kSignalDeliveryStop:
+      if (tid == main_pid_ && !handshake_seen_ && status.stop_signal() == SIGSTOP &&
+          config_.report->filter_errno.load() != 0) {
+        // The child's "no filter" SIGSTOP (see child_launch.cc): ours, not the program's.
+        handshake_seen_ = true;
+        seccomp_ = false;
+        resume(tid, t);
+        return;
+      }
+      resume(tid, t, status.stop_signal());  // the program's signal: deliver it
+      return;
+    default:
+      resume(tid, t);
+      return;
+  }
+}
+
+TraceSession::Thread& TraceSession::adopt(pid_t tid) {
+  Ids ids = read_ids(tid);
+  if (ids.tgid == 0) ids.tgid = tid;  // already gone: its exit follows
+  Thread& t = threads_[tid];
+  t.tgid = ids.tgid;
+  auto [it, is_new_process] = processes_.try_emplace(ids.tgid);
+  ++it->second.threads;
+  if (is_new_process) {
+    // A new process normally has a copy of its parent's table; a shared one (clone with
+    // CLONE_FILES) breaks the cache's reasoning for both (fd_paths.h).
+    if (processes_.count(ids.ppid) != 0) share_check(tid, ids.ppid);
+    UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, ids.tgid, 0)));
+    std::lock_guard lock(kill_mutex_);
+    if (killing_) {
+      if (pidfd) {
+        ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
+      } else {
+        ::kill(ids.tgid, SIGKILL);
+      }
+    }
+    pidfds_.emplace(ids.tgid, std::move(pidfd));
+  } else if (tid != ids.tgid && separate_fd_tables(tid, ids.tgid)) {
+    // A thread without CLONE_FILES: one process, two tables, one cache cannot serve both.
+    it->second.fds.set_uncached();
+  }
+  return t;
+}
+
+void TraceSession::share_check(pid_t a, pid_t b) {
+  if (separate_fd_tables(a, b)) return;
+  for (pid_t tid : {a, b}) {
+    auto t = threads_.find(tid);
+    const pid_t tgid = t != threads_.end() ? t->second.tgid : tid;
+    auto p = processes_.find(tgid);
+    if (p != processes_.end()) p->second.fds.set_uncached();
+  }
+}
+
+void TraceSession::forget(pid_t tid) {
+  auto it = threads_.find(tid);
+  if (it == threads_.end()) return;
+  const pid_t tgid = it->second.tgid;
+  threads_.erase(it);
+  auto p = processes_.find(tgid);
+  if (p == processes_.end() || --p->second.threads > 0) return;
+  processes_.erase(p);
+  std::lock_guard lock(kill_mutex_);
+  pidfds_.erase(tgid);
+}
+
+void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
+  // Entry and seccomp stops lay out nr and args identically.
+  const auto nr = static_cast<long>(info.entry.nr);
+  const std::uint64_t* args = info.entry.args;
+  const SyscallInfo& sc = config_.table->info(nr);
+  Process& p = processes_[t.tgid];
+  if (!config_.trace_all && !sc.write_family) {
+    apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
+    resume(tid, t);
+    return;
+  }
+  const std::string* path = sc.write_family ? file_of(tid, p, sc, args) : nullptr;
+  const TraceTally::Slot slot = tally_.record_call(t.tgid, static_cast<int>(nr), path);
+  apply_fd_effect(tid, p, sc.fd_effect, args);  // after the lookup: it names this call's file
+  if (config_.mode == TraceMode::kCount) {
+    resume(tid, t);  // count mode: one stop per call, nothing more to learn
+    return;
+  }
+  t.pending = true;
+  t.slot = slot;
+  t.moves_data = sc.moves_data;
+  t.sample = config_.samples != nullptr && sc.write_family;
+  // The interval starts as late as possible: everything above is tracer time.
+  t.t0 = monotonic_ns();
+  resume(tid, t);
+}
+
+const std::string* TraceSession::file_of(pid_t tid, Process& p, const SyscallInfo& sc,
+                                         const std::uint64_t* args) {
+  if (sc.fd_arg < 0) return &kNoFd;
+  // With IORING_ENTER_REGISTERED_RING the "fd" is an index into the ring's own table:
+  // nothing to read in /proc, but it is a ring by definition.
+  if (sc.fd_effect == FdEffect::kRingEnter && (args[3] & IORING_ENTER_REGISTERED_RING) != 0) {
+    return &kRing;
+  }
+  const std::string& fd_path = p.fds.path(tid, static_cast<int>(args[sc.fd_arg]));
+  return fd_path.empty() ? &kBadFd : &fd_path;
+}
+
+void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info,
+                           std::int64_t now_ns) {
+  if (t.pending) {
+    t.pending = false;
+    const std::int64_t raw = now_ns - t.t0;
+    TraceTally::record_exit(t.slot, static_cast<long>(info.exit.rval), info.exit.is_error != 0,
+                            t.moves_data, raw);
+    if (t.sample) config_.samples->push_back(raw);
+  }
+  resume(tid, t);
+}
+
+void TraceSession::apply_fd_effect(pid_t tid, Process& p, FdEffect effect,
+                                   const std::uint64_t* args) {
+  switch (effect) {
+    case FdEffect::kNone:
+      return;
+    case FdEffect::kClose:
+      p.fds.forget(static_cast<int>(args[0]));
+      return;
+    case FdEffect::kCloseRange:
+      if (args[2] & CLOSE_RANGE_UNSHARE) {
+        p.fds.set_uncached();
+      } else {
+        p.fds.forget_range(static_cast<unsigned>(args[0]), static_cast<unsigned>(args[1]));
+      }
+      return;
+    case FdEffect::kDupOnto:
+      p.fds.forget(static_cast<int>(args[1]));
+      return;
+    case FdEffect::kUnshare:
+      if (args[0] & CLONE_FILES) p.fds.set_uncached();
+      return;
+    case FdEffect::kRingEnter: {
+      // The ring may close any fd but itself (io_uring refuses to close a ring).
+      const int ring = static_cast<int>(args[0]);
+      if (args[3] & IORING_ENTER_REGISTERED_RING) {
+        p.fds.clear();
+        return;
+      }
+      std::string ring_path = p.fds.path(tid, ring);
+      p.fds.clear();
+      if (!ring_path.empty()) p.fds.remember(ring, std::move(ring_path));
+      return;
+    }
+  }
+}
+
+void TraceSession::on_event(pid_t tid, Thread& t, int event) {
+  switch (event) {
+    case PTRACE_EVENT_FORK:
+    case PTRACE_EVENT_VFORK:
+    case PTRACE_EVENT_CLONE: {
+      unsigned long child = 0;
+      ptrace_or_throw(PTRACE_GETEVENTMSG, tid, nullptr, &child, "PTRACE_GETEVENTMSG");
+      const auto child_tid = static_cast<pid_t>(child);
+      if (child_tid > 0 && threads_.count(child_tid) == 0) {
+        const Thread& c = adopt(child_tid);
+        // adopt() compared with the PPid; CLONE_PARENT makes that not the creator.
+        if (c.tgid != t.tgid) share_check(child_tid, tid);
+      }
+      break;
+    }
+    case PTRACE_EVENT_EXEC:
+      on_exec(tid);
+      break;
+    default:
+      break;  // PTRACE_EVENT_STOP with SIGTRAP: a new tracee's first stop
+  }
+  auto it = threads_.find(tid);
+  if (it != threads_.end()) resume(tid, it->second);
+}
+
+void TraceSession::on_exec(pid_t tid) {
+  unsigned long former = 0;
+  ptrace_or_throw(PTRACE_GETEVENTMSG, tid, nullptr, &former, "PTRACE_GETEVENTMSG");
+  const auto former_tid = static_cast<pid_t>(former);
+  if (former_tid != tid && threads_.count(former_tid) != 0) {
+    // A non-leader thread exec'd and took the leader's tid; the old leader vanishes
+    // without an exit report (ptrace(2), "execve under ptrace").
+    const Thread moved = threads_[former_tid];
+    forget(former_tid);
+    if (threads_.count(tid) == 0) adopt(tid);
+    threads_[tid] = moved;
+  }
+  auto it = threads_.find(tid);
+  if (it == threads_.end()) return;
+  // exec closed the CLOEXEC fds and gave the process a table of its own.
+  Process& p = processes_[it->second.tgid];
+  p.fds = FdPaths{};
+}
+
+void TraceSession::resume(pid_t tid, const Thread& t, int sig) {
+  // PTRACE_SYSCALL only when an exit stop is wanted: a timed call in flight, or no filter
+  // (then every syscall stops at entry and exit).
+  const int request = (!seccomp_ || t.pending) ? PTRACE_SYSCALL : PTRACE_CONT;
+  ptrace_or_throw(request, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)),
+                  "ptrace resume");
+}
+
+}  // namespace iobench::tracing

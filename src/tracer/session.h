@@ -1,0 +1,104 @@
+// One traced run: the waitpid loop over every thread of the traced tree, from the moment
+// the first child is attached until the last tracee is gone.
+#pragma once
+
+#include <sys/ptrace.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "result.h"
+#include "tracer/fd_paths.h"
+#include "tracer/syscalls.h"
+#include "tracer/tally.h"
+#include "tracer/unique_fd.h"
+#include "tracer/wait_status.h"
+
+namespace iobench::tracing {
+
+/// What the forked child tells the parent, in shared memory, without a syscall the
+/// filter could trap.
+struct ChildReport {
+  std::atomic<int> filter_errno{0};  // nonzero: the kernel refused the filter
+};
+
+struct SessionConfig {
+  TraceMode mode = TraceMode::kTiming;
+  bool trace_all = false;
+  const SyscallTable* table = nullptr;
+  const ChildReport* report = nullptr;
+  /// Calibration: receives the raw entry-to-exit interval of every write-family call.
+  std::vector<std::int64_t>* samples = nullptr;
+};
+
+class TraceSession {
+ public:
+  /// `main_pid` is seized and blocked, not yet released.
+  TraceSession(const SessionConfig& config, pid_t main_pid);
+  /// Kills and reaps whatever is left, so that no tracee outlives a throw.
+  ~TraceSession();
+  TraceSession(const TraceSession&) = delete;
+  TraceSession& operator=(const TraceSession&) = delete;
+
+  /// Runs until every tracee has exited.
+  void run();
+  /// SIGKILLs the whole traced tree; safe from another thread (the watchdog).
+  void kill_all() noexcept;
+
+  bool seccomp() const noexcept { return seccomp_; }
+  const TraceTally& tally() const noexcept { return tally_; }
+  const WaitStatus& main_status() const noexcept { return main_status_; }
+  std::int64_t main_exit_ns() const noexcept { return main_exit_ns_; }
+
+ private:
+  struct Thread {
+    pid_t tgid = 0;
+    bool pending = false;  // between a timed call's entry and its exit stop
+    bool moves_data = false;
+    bool sample = false;
+    std::int64_t t0 = 0;
+    TraceTally::Slot slot;
+  };
+  struct Process {
+    FdPaths fds;
+    int threads = 0;
+  };
+
+  void handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns);
+  Thread& adopt(pid_t tid);
+  void forget(pid_t tid);
+  void on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  const std::string* file_of(pid_t tid, Process& p, const SyscallInfo& sc,
+                             const std::uint64_t* args);
+  void on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info, std::int64_t now_ns);
+  void on_event(pid_t tid, Thread& t, int event);
+  void on_exec(pid_t tid);
+  void apply_fd_effect(pid_t tid, Process& p, FdEffect effect, const std::uint64_t* args);
+  void share_check(pid_t a, pid_t b);
+  void resume(pid_t tid, const Thread& t, int sig = 0);
+
+  SessionConfig config_;
+  pid_t main_pid_;
+  bool seccomp_ = true;
+  bool handshake_seen_ = false;
+  std::map<pid_t, Thread> threads_;
+  std::map<pid_t, Process> processes_;
+  TraceTally tally_;
+  WaitStatus main_status_{0};
+  std::int64_t main_exit_ns_ = 0;
+
+  // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
+  // recycled pid.
+  std::mutex kill_mutex_;
+  bool killing_ = false;
+  std::map<pid_t, UniqueFd> pidfds_;
+};
+
+std::int64_t monotonic_ns() noexcept;
+
+}  // namespace iobench::tracing

@@ -1,0 +1,197 @@
+// Expectations, baselines and reporters on plain result values: the parts with no process
+// behind them. Their end-to-end behaviour is in cli tests that run iobench.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "baseline.h"
+#include "error.h"
+#include "expect.h"
+#include "report/reporter.h"
+
+namespace iobench {
+namespace {
+
+StrategyResult row(const std::string& name, std::uint64_t calls, std::int64_t median_ns) {
+  StrategyResult r;
+  r.strategy = name;
+  r.bytes = 1088890;
+  r.verified = true;
+  r.time_ns = summarize({median_ns - 10, median_ns, median_ns + 10});
+  r.cpu_ns = summarize({median_ns, median_ns, median_ns});
+  r.minor_faults = 100;
+  r.write_calls = calls;
+  r.syscall_time_ns = median_ns / 2;
+  TraceResult t;
+  t.available = true;
+  t.syscalls["write"] = {calls, 0, 1088890, median_ns / 2};
+  r.trace = t;
+  return r;
+}
+
+BenchReport report(std::vector<StrategyResult> rows) {
+  BenchReport rep;
+  rep.version = "test";
+  rep.build_type = "Release";
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.dir = "/tmp";
+  rep.filesystem = "ext4";
+  rep.runs = 3;
+  rep.traced = true;
+  rep.results = std::move(rows);
+  return rep;
+}
+
+TEST(Expect, ParsesEveryOperatorAndUnit) {
+  Expectation e = parse_expectation("buffered.write_calls<=20");
+  EXPECT_EQ(e.strategy, "buffered");
+  EXPECT_EQ(e.metric, "write_calls");
+  EXPECT_EQ(e.op, CompareOp::kLe);
+  EXPECT_EQ(e.value, 20);
+  EXPECT_EQ(parse_expectation("write == 1000").op, CompareOp::kEq);
+  EXPECT_EQ(parse_expectation("write!=3").op, CompareOp::kNe);
+  EXPECT_EQ(parse_expectation("write<3").op, CompareOp::kLt);
+  EXPECT_EQ(parse_expectation("write>3").op, CompareOp::kGt);
+  EXPECT_EQ(parse_expectation("write>=3").op, CompareOp::kGe);
+  EXPECT_EQ(parse_expectation("time_ns<2ms").value, 2e6);
+  EXPECT_EQ(parse_expectation("unbuffered-pieces.time_ns<1.5s").value, 1.5e9);
+  EXPECT_EQ(parse_expectation("cpu_ns<=250us").value, 250e3);
+  EXPECT_EQ(parse_expectation("bytes>=64KiB").value, 65536);
+  EXPECT_EQ(parse_expectation("bytes>=1M").value, 1048576);
+}
+
+TEST(Expect, ErrorsPointAtTheBadPart) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_expectation(text);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_status(), 2);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("write_calls 20").find("no comparison"), std::string::npos);
+  EXPECT_NE(message("write_calls<=").find("no value"), std::string::npos);
+  EXPECT_NE(message("<=3").find("nothing before"), std::string::npos);
+  EXPECT_NE(message("write_calls<=abc").find("'abc' is not a number"), std::string::npos);
+  EXPECT_NE(message("time_ns<2parsecs").find("unknown unit 'parsecs'"), std::string::npos);
+  EXPECT_NE(message("write_calls<2ms").find("unit 'ms' does not fit write_calls"), std::string::npos);
+  EXPECT_NE(message("write_calls=3").find("'=' at position 12"), std::string::npos);
+  EXPECT_NE(message("a b.c<3").find("is not a strategy name"), std::string::npos);
+  EXPECT_NE(message("write<=3<=4").find("is not a value"), std::string::npos);
+}
+
+TEST(Expect, PassesAndFailsExactlyAtTheBoundary) {
+  std::vector<StrategyResult> rows = {row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)};
+  auto check = [&](const std::string& text) {
+    auto out = check_expectations({parse_expectation(text)}, rows);
+    bool all = true;
+    for (auto& o : out) all = all && o.passed;
+    return all;
+  };
+  EXPECT_TRUE(check("buffered.write_calls<=17"));
+  EXPECT_FALSE(check("buffered.write_calls<17"));
+  EXPECT_TRUE(check("buffered.write_calls==17"));
+  EXPECT_TRUE(check("buffered.write==17"));
+  EXPECT_TRUE(check("buffered.fsync==0"));
+  EXPECT_FALSE(check("write_calls<=17"));  // no strategy: every row, and unbuffered fails
+  EXPECT_TRUE(check("write_calls>=17"));
+  EXPECT_TRUE(check("buffered.time_ns<2001us"));
+  EXPECT_FALSE(check("buffered.time_ns<2ms"));
+  EXPECT_TRUE(check("unbuffered.bytes==1088890"));
+  auto out = check_expectations({parse_expectation("buffered.write_calls<=20")}, rows);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].line, "PASS buffered.write_calls <= 20 (measured 17)");
+  rows[0].write_calls.reset();
+  out = check_expectations({parse_expectation("buffered.write_calls<=20")}, rows);
+  EXPECT_EQ(out[0].line, "FAIL buffered.write_calls <= 20 (not measured: not traced)");
+}
+
+TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
+  BenchReport before = report({row("buffered", 17, 2000000)});
+  Baseline b = parse_baseline(render_json(before), "mem");
+  EXPECT_FALSE(compare_with_baseline(b, before, std::nullopt, 0.25).regressed());
+
+  // Timing noise within the tolerance is fine.
+  BenchReport noisy = report({row("buffered", 17, 2400000)});
+  EXPECT_FALSE(compare_with_baseline(b, noisy, std::nullopt, 0.25).regressed());
+  // A count regression (buffer 64 KiB -> 1 KiB) is caught and named, with the config change.
+  BenchReport worse = report({row("buffered", 1064, 2100000)});
+  worse.params.buffer_size = 1024;
+  BaselineComparison cmp = compare_with_baseline(b, worse, std::nullopt, 0.25);
+  EXPECT_TRUE(cmp.regressed());
+  ASSERT_EQ(cmp.config_changes.size(), 1u);
+  EXPECT_EQ(cmp.config_changes[0], "buffer_size 65536 → 1024");
+  std::string text = render_comparison(cmp);
+  EXPECT_NE(text.find("buffered.write_calls"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSION"), std::string::npos) << text;
+  // ...unless the tolerance allows it.
+  EXPECT_FALSE(compare_with_baseline(b, worse, 2000, 0.25).regressed());
+  // Too slow is a regression too.
+  EXPECT_TRUE(compare_with_baseline(b, report({row("buffered", 17, 3000000)}), std::nullopt, 0.25).regressed());
+}
+
+TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
+  Baseline b = parse_baseline(render_json(report({row("buffered", 17, 2000000)})), "mem");
+  BenchReport other_n = report({row("buffered", 17, 2000000)});
+  other_n.lines = 1000;
+  EXPECT_THROW(compare_with_baseline(b, other_n, std::nullopt, 0.25), Error);
+  EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), std::nullopt, 0.25), Error);
+  EXPECT_THROW(parse_baseline("{", "mem"), Error);
+  EXPECT_THROW(parse_baseline(R"({"schema":"other"})", "mem"), Error);
+  EXPECT_THROW(parse_baseline(R"({"schema":"iobench/1","config":{}})", "mem"), Error);
+}
+
+TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
+  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  rep.results[1].error = "a, \"quoted\" error";
+  std::istringstream in(render_csv(rep));
+  std::string header, line;
+  std::getline(in, header);
+  const auto columns = std::count(header.begin(), header.end(), ',') + 1;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    // Count fields outside quotes.
+    int fields = 1;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      if (c == ',' && !quoted) ++fields;
+    }
+    EXPECT_EQ(fields, columns) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+  EXPECT_NE(render_csv(rep).find("buffered,ok,,100000,1088890,true,3,2000000,"), std::string::npos);
+}
+
+TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
+  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  std::string md = render_markdown(rep);
+  std::istringstream in(md);
+  std::string line;
+  int table_rows = 0;
+  std::size_t pipes = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("|", 0) != 0) continue;
+    auto n = static_cast<std::size_t>(std::count(line.begin(), line.end(), '|'));
+    if (pipes == 0) pipes = n;
+    EXPECT_EQ(n, pipes) << line;
+    ++table_rows;
+  }
+  EXPECT_EQ(table_rows, 4);  // header, rule, two rows
+  EXPECT_NE(md.find("| `buffered` | ok | 17 |"), std::string::npos) << md;
+}
+
+TEST(Reporters, UnitsForPeople) {
+  EXPECT_EQ(format_count(1088890), "1,088,890");
+  EXPECT_EQ(format_count(17), "17");
+  EXPECT_EQ(format_duration(950), "950 ns");
+  EXPECT_EQ(format_duration(2.04e6), "2.04 ms");
+  EXPECT_EQ(format_bytes(65536), "64.0 KiB");
+}
+
+}  // namespace
+}  // namespace iobench
