@@ -186,6 +186,8 @@ Command parse_command_line(int argc, const char* const* argv) {
                "iobench"};
   app.footer(kExitStatusHelp);
   app.set_help_flag("-h,--help", "Print this help and exit");
+  // A flag given twice takes its last value, as in most tools (scripts append overrides).
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
   std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);

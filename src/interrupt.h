@@ -8,8 +8,11 @@
 namespace iobench {
 
 /// Installs the handlers (without SA_RESTART, so blocking waits return EINTR) and ignores
-/// SIGPIPE, so a closed stdout is an EPIPE write error rather than a death by signal.
+/// SIGPIPE (a closed stdout is an EPIPE write error, not a death by signal) and SIGXFSZ.
 void install_interrupt_handlers();
+
+/// Undoes the SIG_IGN dispositions above, before a user's command is run.
+void restore_default_signals();
 
 /// The signal that asked us to stop, or 0.
 int interrupt_signal() noexcept;

@@ -1,4 +1,5 @@
 // iobench's entry point: one run() with one error exit, as hyperfine does.
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +27,11 @@ namespace {
 
 void write_stdout(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  if (std::fflush(stdout) != 0 && errno == EPIPE) {
+    // The reader went away (`iobench | head -1`): stop quietly, as a process killed by
+    // SIGPIPE would, with 128 + SIGPIPE and no "Broken pipe" noise.
+    throw Error("", 128 + SIGPIPE);
+  }
 }
 
 /// Writes text to path through a temporary file and rename, so a reader (or a crash) never
@@ -146,6 +151,7 @@ std::string resolve_command(const std::string& name) {
 }
 
 int run_trace(const TraceCommandOptions& o) {
+  restore_default_signals();
   const std::string program = resolve_command(o.command.front());
   std::vector<char*> args;
   for (const auto& a : o.command) args.push_back(const_cast<char*>(a.c_str()));
@@ -206,7 +212,7 @@ int main(int argc, char** argv) {
   try {
     return iobench::run(argc, argv);
   } catch (const iobench::Error& e) {
-    std::fprintf(stderr, "iobench: error: %s\n", e.what());
+    if (*e.what()) std::fprintf(stderr, "iobench: error: %s\n", e.what());
     return e.exit_status();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iobench: error: %s\n", e.what());

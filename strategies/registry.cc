@@ -1,6 +1,7 @@
 #include "registry.h"
 
 #include <array>
+#include <cstdlib>
 
 namespace iobench {
 
@@ -14,6 +15,11 @@ extern const Strategy kIoUring;
 extern const Strategy kMmap;
 extern const Strategy kSingleWrite;
 extern const Strategy kFormatOnly;
+// Faulty strategies for iobench's own tests (testing.cc).
+extern const Strategy kTestCrash;
+extern const Strategy kTestHang;
+extern const Strategy kTestWrongBytes;
+extern const Strategy kTestShort;
 
 namespace {
 // Pointers, not copies: the strategies are constant-initialised, so there is no
@@ -29,6 +35,12 @@ std::span<const Strategy* const> all_strategies() noexcept { return kAll; }
 const Strategy* find_strategy(std::string_view name) noexcept {
   for (const Strategy* s : kAll)
     if (s->name == name) return s;
+  // The faulty ones exist only for the test suite, which opts in through the environment.
+  static const char* testing = std::getenv("IOBENCH_TEST_STRATEGIES");
+  if (testing && std::string_view(testing) == "1") {
+    for (const Strategy* s : {&kTestCrash, &kTestHang, &kTestWrongBytes, &kTestShort})
+      if (s->name == name) return s;
+  }
   return nullptr;
 }
 
