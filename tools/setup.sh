@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libseccomp-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  strace jq
+  strace jq clang libclang-rt-14-dev clang-tidy
 )
 missing=()
 for p in "${packages[@]}"; do
