@@ -1,11 +1,10 @@
 #include "tracer/fd_paths.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <climits>
 #include <iterator>
-
-#include <fmt/format.h>
 
 namespace iobench::tracing {
 

@@ -28,7 +28,9 @@ void check(int rc, const char* what) {
 
 }  // namespace
 
-SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all) {
+SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
+                             int untraced_write_fd) {
+  const int write_nr = ::seccomp_syscall_resolve_name("write");
   Ctx ctx(::seccomp_init(trace_all ? SCMP_ACT_TRACE(0) : SCMP_ACT_ALLOW));
   if (!ctx) throw Error("seccomp_init failed");
   // A foreign-ABI call (i386 int 0x80, x32) is let through untraced rather than killed:
@@ -36,8 +38,19 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all) {
   check(::seccomp_attr_set(ctx.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW), "seccomp_attr_set");
   if (!trace_all) {
     for (int nr : traced) {
-      check(::seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), nr, 0), "seccomp_rule_add");
+      if (nr == write_nr && untraced_write_fd >= 0) {
+        check(
+            ::seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), nr, 1,
+                               SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(untraced_write_fd))),
+            "seccomp_rule_add");
+      } else {
+        check(::seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), nr, 0), "seccomp_rule_add");
+      }
     }
+  } else if (untraced_write_fd >= 0) {
+    check(::seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, write_nr, 1,
+                             SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(untraced_write_fd))),
+          "seccomp_rule_add");
   }
 
   // libseccomp 2.5 can only export to an fd; a memfd keeps the program off the filesystem.
@@ -62,7 +75,8 @@ int SeccompFilter::load() const noexcept {
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
   // SPEC_ALLOW: on kernels whose default is spec_store_bypass_disable=seccomp, a filter
   // would otherwise switch on SSBD and slow the very code we measure.
-  if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &fprog_) == 0) {
+  if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &fprog_) ==
+      0) {
     return 0;
   }
   if (errno != EINVAL) return errno;

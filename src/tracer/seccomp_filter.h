@@ -12,8 +12,10 @@ namespace iobench::tracing {
 class SeccompFilter {
  public:
   /// SECCOMP_RET_TRACE for `traced` (or for everything when trace_all), ALLOW otherwise,
-  /// so calls we do not count cost the tracee nothing. Throws Error.
-  SeccompFilter(const std::vector<int>& traced, bool trace_all);
+  /// so calls we do not count cost the tracee nothing. Calibration alone passes an
+  /// `untraced_write_fd`: write(2) on that fd is let through, so the same call can be timed
+  /// traced and untraced side by side. Throws Error.
+  SeccompFilter(const std::vector<int>& traced, bool trace_all, int untraced_write_fd = -1);
 
   /// Child side, async-signal-safe. Returns 0 or the errno of the refusal.
   int load() const noexcept;

@@ -1,25 +1,22 @@
 #include "tracer/session.h"
 
-#include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/close_range.h>
 #include <linux/io_uring.h>
-#include <linux/kcmp.h>
 #include <sched.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
+#include <cstdint>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "error.h"
 #include "interrupt.h"
+#include "tracer/task_info.h"
 
 namespace iobench::tracing {
 
@@ -33,31 +30,6 @@ const std::string kNoFd = kNoFdPath;
 const std::string kBadFd = kBadFdPath;
 const std::string kRing = "anon_inode:[io_uring]";
 
-struct Ids {
-  pid_t tgid = 0, ppid = 0;
-};
-
-/// Tgid and PPid of a task, from /proc/TID/status; zeros when it is gone.
-Ids read_ids(pid_t tid) {
-  char path[64];
-  *fmt::format_to_n(path, sizeof(path) - 1, "/proc/{}/status", tid).out = '\0';
-  Ids ids;
-  std::FILE* f = std::fopen(path, "re");
-  if (f == nullptr) return ids;
-  char line[256];
-  while (std::fgets(line, sizeof(line), f) != nullptr && (ids.tgid == 0 || ids.ppid == 0)) {
-    std::sscanf(line, "Tgid: %d", &ids.tgid);
-    std::sscanf(line, "PPid: %d", &ids.ppid);
-  }
-  std::fclose(f);
-  return ids;
-}
-
-/// True when two tasks certainly use different fd tables.
-bool separate_fd_tables(pid_t a, pid_t b) {
-  return ::syscall(SYS_kcmp, a, b, KCMP_FILES, 0, 0) > 0;
-}
-
 /// ptrace's ESRCH means the tracee died under us (SIGKILL); its exit is still to be reaped.
 void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char* what) {
   if (::ptrace(static_cast<__ptrace_request>(request), tid, addr, data) < 0 && errno != ESRCH) {
@@ -66,12 +38,6 @@ void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char*
 }
 
 }  // namespace
-
-std::int64_t monotonic_ns() noexcept {
-  timespec ts;
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 TraceSession::TraceSession(const SessionConfig& config, pid_t main_pid)
     : config_(config), main_pid_(main_pid) {
@@ -95,9 +61,14 @@ TraceSession::~TraceSession() {
         status.kind() == WaitStatus::Kind::kFatalSignal) {
       forget(tid);
     } else if (threads_.count(tid) == 0) {
-      adopt(tid);  // kill_all has run: adopting kills it
+      try {
+        adopt(tid);  // after kill_all, adopting kills
+      } catch (...) {
+        ::kill(tid, SIGKILL);  // no memory to track it: at least it dies
+      }
     }
   }
+  reap_orphaned_zombies();
 }
 
 void TraceSession::kill_all() noexcept {
@@ -108,6 +79,19 @@ void TraceSession::kill_all() noexcept {
       ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
     } else {
       ::kill(tgid, SIGKILL);  // no pidfd (pre-5.3 kernel): still unreaped, so still ours
+    }
+  }
+}
+
+void TraceSession::reap_orphaned_zombies() noexcept {
+  // A tracee whose parent died is reparented to init, or to a child subreaper, which may be
+  // us. If it died before its parent, our ptrace wait released it to that parent, and the
+  // parent's death then handed the zombie to us: nobody else will reap it. By now every
+  // reparenting has happened (it precedes the parent's own death report). WNOHANG, by pid:
+  // only our own zombies, never a child that is still running.
+  for (pid_t pid : descendants_) {
+    int raw = 0;
+    while (::waitpid(pid, &raw, WNOHANG | __WALL) < 0 && errno == EINTR) {
     }
   }
 }
@@ -128,6 +112,7 @@ void TraceSession::run() {
     }
     handle(tid, WaitStatus(raw), now);
   }
+  reap_orphaned_zombies();
 }
 
 void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns) {
@@ -152,11 +137,12 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
         if (errno == ESRCH) return;
         throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
       }
-      if (info.arch != config_.table->native_arch()) {
-        resume(tid, t);  // another ABI's numbering: not ours to name or count
-      } else if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+      // Another ABI's call (i386 int 0x80) has other numbers: not ours to name or count.
+      const bool native = info.arch == config_.table->native_arch();
+      if (native && info.op == PTRACE_SYSCALL_INFO_EXIT) {
         on_exit(tid, t, info, now_ns);
-      } else if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+      } else if (native &&
+                 (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP)) {
         on_entry(tid, t, info);
       } else {
         resume(tid, t);
@@ -189,13 +175,14 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
 }
 
 TraceSession::Thread& TraceSession::adopt(pid_t tid) {
-  Ids ids = read_ids(tid);
+  TaskIds ids = read_task_ids(tid);
   if (ids.tgid == 0) ids.tgid = tid;  // already gone: its exit follows
   Thread& t = threads_[tid];
   t.tgid = ids.tgid;
   auto [it, is_new_process] = processes_.try_emplace(ids.tgid);
   ++it->second.threads;
   if (is_new_process) {
+    if (ids.tgid != main_pid_) descendants_.push_back(ids.tgid);
     // A new process normally has a copy of its parent's table; a shared one (clone with
     // CLONE_FILES) breaks the cache's reasoning for both (fd_paths.h).
     if (processes_.count(ids.ppid) != 0) share_check(tid, ids.ppid);
@@ -259,7 +246,10 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   t.pending = true;
   t.slot = slot;
   t.moves_data = sc.moves_data;
-  t.sample = config_.samples != nullptr && sc.write_family;
+  t.sample = config_.samples != nullptr && sc.write_family &&
+             (sc.fd_arg < 0 || static_cast<int>(args[sc.fd_arg]) != config_.unsampled_fd);
+  if (!t.run_delay) t.run_delay = RunDelay(tid);
+  t.waited0 = own_run_delay_.read() + t.run_delay.read();
   // The interval starts as late as possible: everything above is tracer time.
   t.t0 = monotonic_ns();
   resume(tid, t);
@@ -281,7 +271,9 @@ void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& in
                            std::int64_t now_ns) {
   if (t.pending) {
     t.pending = false;
-    const std::int64_t raw = now_ns - t.t0;
+    // Time either side spent waiting for the CPU is neither call nor tracer (run_delay.h).
+    const std::int64_t waited = own_run_delay_.read() + t.run_delay.read() - t.waited0;
+    const std::int64_t raw = now_ns - t.t0 - waited;
     TraceTally::record_exit(t.slot, static_cast<long>(info.exit.rval), info.exit.is_error != 0,
                             t.moves_data, raw);
     if (t.sample) config_.samples->push_back(raw);
@@ -357,10 +349,11 @@ void TraceSession::on_exec(pid_t tid) {
   if (former_tid != tid && threads_.count(former_tid) != 0) {
     // A non-leader thread exec'd and took the leader's tid; the old leader vanishes
     // without an exit report (ptrace(2), "execve under ptrace").
-    const Thread moved = threads_[former_tid];
+    Thread moved = std::move(threads_[former_tid]);
+    moved.run_delay = RunDelay();  // named the old tid; reopened on the next timed call
     forget(former_tid);
     if (threads_.count(tid) == 0) adopt(tid);
-    threads_[tid] = moved;
+    threads_[tid] = std::move(moved);
   }
   auto it = threads_.find(tid);
   if (it == threads_.end()) return;
@@ -373,8 +366,9 @@ void TraceSession::resume(pid_t tid, const Thread& t, int sig) {
   // PTRACE_SYSCALL only when an exit stop is wanted: a timed call in flight, or no filter
   // (then every syscall stops at entry and exit).
   const int request = (!seccomp_ || t.pending) ? PTRACE_SYSCALL : PTRACE_CONT;
-  ptrace_or_throw(request, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)),
-                  "ptrace resume");
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): ptrace takes the signal in its data pointer.
+  void* data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(sig));
+  ptrace_or_throw(request, tid, nullptr, data, "ptrace resume");
 }
 
 }  // namespace iobench::tracing

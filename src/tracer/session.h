@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "result.h"
 #include "tracer/fd_paths.h"
+#include "tracer/run_delay.h"
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
 #include "tracer/unique_fd.h"
@@ -32,8 +34,10 @@ struct SessionConfig {
   bool trace_all = false;
   const SyscallTable* table = nullptr;
   const ChildReport* report = nullptr;
-  /// Calibration: receives the raw entry-to-exit interval of every write-family call.
+  /// Calibration: receives the raw entry-to-exit interval of every write-family call,
+  /// except those on `unsampled_fd` (which stop only when the filter was refused).
   std::vector<std::int64_t>* samples = nullptr;
+  int unsampled_fd = -1;
 };
 
 class TraceSession {
@@ -52,7 +56,9 @@ class TraceSession {
 
   bool seccomp() const noexcept { return seccomp_; }
   const TraceTally& tally() const noexcept { return tally_; }
-  const WaitStatus& main_status() const noexcept { return main_status_; }
+  /// How the main child ended; empty if its end was never reported (it cannot be, but a
+  /// result must not claim "exit 0" on a guess).
+  const std::optional<WaitStatus>& main_status() const noexcept { return main_status_; }
   std::int64_t main_exit_ns() const noexcept { return main_exit_ns_; }
 
  private:
@@ -62,6 +68,8 @@ class TraceSession {
     bool moves_data = false;
     bool sample = false;
     std::int64_t t0 = 0;
+    std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
+    RunDelay run_delay;        // opened at the thread's first timed call
     TraceTally::Slot slot;
   };
   struct Process {
@@ -81,6 +89,7 @@ class TraceSession {
   void apply_fd_effect(pid_t tid, Process& p, FdEffect effect, const std::uint64_t* args);
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
+  void reap_orphaned_zombies() noexcept;
 
   SessionConfig config_;
   pid_t main_pid_;
@@ -88,8 +97,10 @@ class TraceSession {
   bool handshake_seen_ = false;
   std::map<pid_t, Thread> threads_;
   std::map<pid_t, Process> processes_;
+  std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
-  WaitStatus main_status_{0};
+  std::optional<WaitStatus> main_status_;
+  RunDelay own_run_delay_{0};
   std::int64_t main_exit_ns_ = 0;
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
@@ -98,7 +109,5 @@ class TraceSession {
   bool killing_ = false;
   std::map<pid_t, UniqueFd> pidfds_;
 };
-
-std::int64_t monotonic_ns() noexcept;
 
 }  // namespace iobench::tracing

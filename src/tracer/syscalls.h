@@ -13,11 +13,11 @@ namespace iobench::tracing {
 /// it) or make the fd table diverge from the one the cache describes.
 enum class FdEffect {
   kNone,
-  kClose,        // close(fd)
-  kCloseRange,   // close_range(first, last, flags)
-  kDupOnto,      // dup2/dup3(old, new): new is closed first
-  kUnshare,      // unshare(flags): CLONE_FILES copies the table
-  kRingEnter,    // io_uring_enter: IORING_OP_CLOSE frees fds with no close(2)
+  kClose,       // close(fd)
+  kCloseRange,  // close_range(first, last, flags)
+  kDupOnto,     // dup2/dup3(old, new): new is closed first
+  kUnshare,     // unshare(flags): CLONE_FILES copies the table
+  kRingEnter,   // io_uring_enter: IORING_OP_CLOSE frees fds with no close(2)
 };
 
 struct SyscallInfo {

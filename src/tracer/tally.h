@@ -20,8 +20,8 @@ class TraceTally {
  public:
   struct Counter {
     std::uint64_t calls = 0, errors = 0, bytes = 0;
-    std::int64_t raw_ns = 0;   // entry-to-exit intervals, tracer overhead included
-    std::uint64_t timed = 0;   // calls whose interval is in raw_ns (exit stop seen)
+    std::int64_t raw_ns = 0;  // entry-to-exit intervals, tracer overhead included
+    std::uint64_t timed = 0;  // calls whose interval is in raw_ns (exit stop seen)
   };
   /// Where one call is counted; map nodes are stable, so these stay valid.
   struct Slot {

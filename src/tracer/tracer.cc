@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <utility>
 
 #include "error.h"
 #include "interrupt.h"
@@ -19,6 +20,7 @@
 #include "tracer/seccomp_filter.h"
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
+#include "tracer/task_info.h"
 #include "tracer/unique_fd.h"
 #include "tracer/watchdog.h"
 
@@ -31,9 +33,9 @@ namespace {
 // EXITKILL: nothing we trace outlives iobench, whatever kills it. TRACESYSGOOD tells
 // syscall stops from SIGTRAPs; TRACESECCOMP turns SECCOMP_RET_TRACE into stops; the
 // clone/fork/vfork/exec events follow threads, children and new programs.
-constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD |
-                                PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE |
-                                PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC;
+constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACESECCOMP |
+                                PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+                                PTRACE_O_TRACEEXEC;
 
 constexpr std::chrono::seconds kCalibrationTimeout{30};
 
@@ -79,13 +81,14 @@ void set_ending(TraceResult& result, const WaitStatus& status) {
 struct Tracer::Impl {
   struct Hooks {
     TraceMode mode = TraceMode::kTiming;
+    const SeccompFilter* filter = nullptr;  // null: the run filter
     const std::function<void()>* before_filter = nullptr;
     std::vector<std::int64_t>* samples = nullptr;
+    int unsampled_fd = -1;
     std::int64_t overhead_ns = 0;
   };
 
-  explicit Impl(const TracerOptions& o)
-      : options(o), filter(table.stop_set(), o.trace_all) {}
+  explicit Impl(const TracerOptions& o) : options(o), filter(table.stop_set(), o.trace_all) {}
 
   TraceResult trace(const std::function<int()>& child_main,
                     std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
@@ -100,7 +103,7 @@ struct Tracer::Impl {
 };
 
 Tracer::Tracer(TracerOptions options)
-    : options_(options), impl_(std::make_unique<Impl>(options)) {}
+    : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
 
 Tracer::~Tracer() = default;
 
@@ -136,8 +139,13 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
 
   CpuPin pin(options.pin);  // before fork: the child inherits the mask
   result.pinned = pin.pinned();
-  const ChildPlan plan{child_end.get(), parent_end.get(), &filter,
-                       report.get(),    hooks.before_filter, &child_main};
+  ChildPlan plan;
+  plan.child_end = child_end.get();
+  plan.parent_end = parent_end.get();
+  plan.filter = hooks.filter != nullptr ? hooks.filter : &filter;
+  plan.report = report.get();
+  plan.before_filter = hooks.before_filter;
+  plan.main = &child_main;
   const pid_t pid = ::fork();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) run_child(plan);
@@ -153,7 +161,7 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   result.available = true;
 
   TraceSession session(SessionConfig{hooks.mode, options.trace_all, &table, report.get(),
-                                     hooks.samples},
+                                     hooks.samples, hooks.unsampled_fd},
                        pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
@@ -165,7 +173,7 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   result.timed_out = watchdog.expired();
   result.seccomp = session.seccomp();
   result.wall_ns = session.main_exit_ns() - start;
-  set_ending(result, session.main_status());
+  if (session.main_status()) set_ending(result, *session.main_status());
   result.overhead_ns = hooks.overhead_ns;
   session.tally().fill(result, table, hooks.overhead_ns);
   return result;
@@ -189,36 +197,39 @@ void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
   set_ending(result, WaitStatus(raw));
 }
 
-// Calibration. A short child measures, before its filter is loaded, what K 1-byte writes
-// to /dev/null cost untraced (median of batch means), then makes the same call K times
-// under the filter while the tracer times each one from resume to exit stop, exactly as
-// run() times real calls. overhead = traced per call - untraced per call. Same pinning as
-// the runs it corrects; a warm-up is dropped; the estimator is explained at its use.
+// Calibration (method and estimator: calibration.cc). Runs through trace() like any run,
+// so it is pinned and bookkept exactly like the runs it corrects.
 void Tracer::Impl::calibrate() {
   SharedMapping<CalibrationShared> shared;
   if (!shared) throw_errno("mmap", errno, kExitRunFailed);
   CalibrationShared* s = shared.get();
-  const std::function<void()> before = [s] { calibration_untraced(s); };
-  const std::function<int()> traced = [s] { return calibration_traced(s); };
+  s->dir = options.calibration_dir.empty() ? "/tmp" : options.calibration_dir.c_str();
+  // The real filter plus one exception: write(2) on the untraced fd.
+  const SeccompFilter calibration_filter(table.stop_set(), options.trace_all,
+                                         kCalibrationUntracedFd);
+  const std::function<void()> prepare = [s] { calibration_prepare(s); };
+  const std::function<int()> run = [s] { return calibration_run(s); };
   std::vector<std::int64_t> samples;
-  samples.reserve(calibration_calls());
+  samples.reserve(calibration_traced_calls());
   Hooks hooks;
   hooks.mode = TraceMode::kTiming;
-  hooks.before_filter = &before;
+  hooks.filter = &calibration_filter;
+  hooks.before_filter = &prepare;
   hooks.samples = &samples;
-  const TraceResult r = trace(traced, kCalibrationTimeout, hooks);
+  hooks.unsampled_fd = kCalibrationUntracedFd;
+  const TraceResult r = trace(run, kCalibrationTimeout, hooks);
   if (!r.available) {
     calibration = TracerCalibration{};  // nothing is ever timed, nothing to subtract
     return;
   }
-  if (r.exit_code != 0 || samples.size() != calibration_calls()) {
-    const int err = s->error.load();
-    throw Error(err != 0 ? std::string("tracer calibration: /dev/null: ") + std::strerror(err)
-                         : "tracer calibration failed: got " + std::to_string(samples.size()) +
-                               " of " + std::to_string(calibration_calls()) + " samples",
+  if (r.exit_code != 0 || samples.size() != calibration_traced_calls()) {
+    throw Error(s->error != 0
+                    ? std::string("tracer calibration: ") + std::strerror(s->error)
+                    : "tracer calibration failed: got " + std::to_string(samples.size()) + " of " +
+                          std::to_string(calibration_traced_calls()) + " samples",
                 kExitRunFailed);
   }
-  calibration = estimate_calibration(s->untraced_ps.load(), std::move(samples));
+  calibration = estimate_calibration(*s, samples, r.seccomp);
 }
 
 }  // namespace iobench

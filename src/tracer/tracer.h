@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "result.h"
@@ -17,9 +18,13 @@
 namespace iobench {
 
 struct TracerOptions {
-  TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call, no times, no bytes
+  TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
   bool trace_all = false;               // stop on every syscall (strace -c style table)
   bool pin = true;                      // tracer and tracee on one CPU: ~3x cheaper stops
+  /// Where calibration appends lines to an unnamed temporary file (O_TMPFILE), so that the
+  /// calibrated call walks the same write path as the calls it corrects. Best set to the
+  /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
+  std::string calibration_dir{};
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").

@@ -1,12 +1,11 @@
 #include "tracer/wait_status.h"
 
+#include <fmt/format.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
 #include <csignal>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace iobench::tracing {
 
@@ -50,14 +49,22 @@ int WaitStatus::ptrace_event() const noexcept { return (raw_ >> 16) & 0xff; }
 
 std::string WaitStatus::describe() const {
   switch (kind_) {
-    case Kind::kExited: return "exited " + std::to_string(exit_code());
-    case Kind::kFatalSignal: return std::string("killed by ") + ::strsignal(fatal_signal());
-    case Kind::kSignalDeliveryStop: return std::string("signal stop ") + ::strsignal(stop_signal());
-    case Kind::kGroupStop: return std::string("group stop ") + ::strsignal(stop_signal());
-    case Kind::kSyscallStop: return "syscall stop";
-    case Kind::kSeccompStop: return "seccomp stop";
-    case Kind::kPtraceEventStop: return "ptrace event " + std::to_string(ptrace_event());
-    case Kind::kOther: break;
+    case Kind::kExited:
+      return "exited " + std::to_string(exit_code());
+    case Kind::kFatalSignal:
+      return std::string("killed by ") + ::strsignal(fatal_signal());
+    case Kind::kSignalDeliveryStop:
+      return std::string("signal stop ") + ::strsignal(stop_signal());
+    case Kind::kGroupStop:
+      return std::string("group stop ") + ::strsignal(stop_signal());
+    case Kind::kSyscallStop:
+      return "syscall stop";
+    case Kind::kSeccompStop:
+      return "seccomp stop";
+    case Kind::kPtraceEventStop:
+      return "ptrace event " + std::to_string(ptrace_event());
+    case Kind::kOther:
+      break;
   }
   return fmt::format("wait status {:#x}", raw_);
 }

@@ -15,8 +15,8 @@ class WaitStatus {
     kGroupStop,           // stop_signal(): SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU stopped the group
     kSyscallStop,         // syscall entry or exit, after PTRACE_SYSCALL (TRACESYSGOOD)
     kSeccompStop,         // the filter returned SECCOMP_RET_TRACE
-    kPtraceEventStop,     // ptrace_event(): fork, clone, exec, or PTRACE_EVENT_STOP (not a group stop)
-    kOther,               // a plain WIFCONTINUED or something we did not ask for
+    kPtraceEventStop,  // ptrace_event(): fork, clone, exec, or PTRACE_EVENT_STOP (not a group stop)
+    kOther,            // a plain WIFCONTINUED or something we did not ask for
   };
 
   explicit WaitStatus(int raw) noexcept;

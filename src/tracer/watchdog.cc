@@ -2,8 +2,7 @@
 
 namespace iobench::tracing {
 
-Watchdog::Watchdog(std::optional<std::chrono::nanoseconds> timeout,
-                   std::function<void()> on_expire)
+Watchdog::Watchdog(std::optional<std::chrono::nanoseconds> timeout, std::function<void()> on_expire)
     : on_expire_(std::move(on_expire)) {
   if (!timeout) return;
   const auto deadline = std::chrono::steady_clock::now() + *timeout;

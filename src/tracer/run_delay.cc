@@ -1,0 +1,34 @@
+#include "tracer/run_delay.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace iobench::tracing {
+
+RunDelay::RunDelay(pid_t tid) noexcept {
+  char path[64];
+  if (tid == 0) {
+    (void)std::snprintf(path, sizeof(path), "/proc/thread-self/schedstat");
+  } else {
+    (void)std::snprintf(path, sizeof(path), "/proc/%d/schedstat", tid);
+  }
+  fd_.reset(::open(path, O_RDONLY | O_CLOEXEC));
+}
+
+std::int64_t RunDelay::read() const noexcept {
+  if (!fd_) return 0;
+  // "<sum_exec_runtime> <run_delay> <timeslices>\n"
+  char buf[96];
+  const ssize_t n = ::pread(fd_.get(), buf, sizeof(buf) - 1, 0);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  const char* p = buf;
+  while (*p != '\0' && *p != ' ') ++p;
+  std::int64_t value = 0;
+  for (++p; *p >= '0' && *p <= '9'; ++p) value = value * 10 + (*p - '0');
+  return value;
+}
+
+}  // namespace iobench::tracing

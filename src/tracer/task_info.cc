@@ -1,0 +1,46 @@
+#include "tracer/task_info.h"
+
+#include <fcntl.h>
+#include <linux/kcmp.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "tracer/unique_fd.h"
+
+namespace iobench::tracing {
+
+TaskIds read_task_ids(pid_t tid) noexcept {
+  char path[64];
+  (void)std::snprintf(path, sizeof(path), "/proc/%d/status", tid);
+  TaskIds ids;
+  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return ids;
+  char buf[4096];  // both fields sit in the first few lines
+  const ssize_t n = ::read(fd.get(), buf, sizeof(buf) - 1);
+  if (n <= 0) return ids;
+  buf[n] = '\0';
+  auto field = [&buf](const char* name) {
+    const char* p = std::strstr(buf, name);
+    return p == nullptr ? 0 : static_cast<pid_t>(std::strtol(p + std::strlen(name), nullptr, 10));
+  };
+  ids.tgid = field("\nTgid:");
+  ids.ppid = field("\nPPid:");
+  return ids;
+}
+
+bool separate_fd_tables(pid_t a, pid_t b) noexcept {
+  return ::syscall(SYS_kcmp, a, b, KCMP_FILES, 0, 0) > 0;
+}
+
+std::int64_t monotonic_ns() noexcept {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace iobench::tracing

@@ -1,0 +1,138 @@
+// The tracer against an independent witness (the kernel's own syscall tracepoint), and the
+// calibration's numbers printed for the record (CI is too noisy to assert on them).
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "tracer_test_util.h"
+
+namespace iobench::tracer_test {
+namespace {
+
+constexpr char kTracefs[] = "/sys/kernel/tracing";
+constexpr char kWriteEventId[] = "/sys/kernel/tracing/events/syscalls/sys_enter_write/id";
+
+/// Mounts tracefs if it is not, and unmounts only what it mounted.
+class TracefsMount {
+ public:
+  TracefsMount() {
+    if (std::filesystem::exists(kWriteEventId)) return;
+    mounted_ = ::mount("nodev", kTracefs, "tracefs", 0, nullptr) == 0;
+  }
+  ~TracefsMount() {
+    if (mounted_) ::umount2(kTracefs, 0);
+  }
+  long event_id() const {
+    std::ifstream in(kWriteEventId);
+    long id = -1;
+    in >> id;
+    return in ? id : -1;
+  }
+
+ private:
+  bool mounted_ = false;
+};
+
+using CrossCheck = TracerTest;
+
+TEST_F(CrossCheck, WriteCountsMatchPerfTracepoint) {
+  TracefsMount tracefs;
+  const long id = tracefs.event_id();
+  if (id < 0)
+    GTEST_SKIP() << "no tracefs syscalls:sys_enter_write (not root, or no FTRACE_SYSCALLS)";
+
+  for (const char* program : {PROGRAM_THREADS_WRITER, PROGRAM_FORK_WRITER, PROGRAM_FD_REUSE}) {
+    SCOPED_TRACE(program);
+    TempDir dir;
+    struct Handshake {
+      std::atomic<pid_t> pid;
+      std::atomic<int> go;
+    };
+    tracing::SharedMapping<Handshake> hs;
+    const bool reuse = std::string(program) == PROGRAM_FD_REUSE;
+    Command cmd(reuse ? std::vector<std::string>{program, dir.path(), "300", PROGRAM_WRITER}
+                      : std::vector<std::string>{program, dir.file("out"), "300"});
+    // The counter must exist before the child's first write and follow its threads and
+    // children (inherit): the child waits, spinning on shared memory, until it does.
+    tracing::UniqueFd counter;
+    int open_errno = 0;
+    std::thread opener([&] {
+      while (hs->pid.load() == 0) std::this_thread::yield();
+      perf_event_attr attr{};
+      attr.type = PERF_TYPE_TRACEPOINT;
+      attr.size = sizeof(attr);
+      attr.config = static_cast<__u64>(id);
+      attr.inherit = 1;
+      counter.reset(static_cast<int>(
+          ::syscall(SYS_perf_event_open, &attr, hs->pid.load(), -1, -1, PERF_FLAG_FD_CLOEXEC)));
+      open_errno = counter ? 0 : errno;
+      hs->go = 1;
+    });
+    Tracer tracer(TracerOptions{TraceMode::kCount});
+    const TraceResult r = tracer.run([&] {
+      hs->pid = ::getpid();
+      while (hs->go.load() == 0) ::sched_yield();  // not a write: nothing to count
+      return cmd();
+    });
+    opener.join();
+    if (!counter) GTEST_SKIP() << "perf_event_open: " << std::strerror(open_errno);
+    std::uint64_t perf_count = 0;
+    ASSERT_EQ(::read(counter.get(), &perf_count, sizeof(perf_count)),
+              static_cast<ssize_t>(sizeof(perf_count)));
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(calls(r.syscalls, "write"), perf_count);
+    std::printf("[ perf     ] %s: tracer %llu writes, perf sys_enter_write %llu\n",
+                std::filesystem::path(program).filename().c_str(),
+                static_cast<unsigned long long>(calls(r.syscalls, "write")),
+                static_cast<unsigned long long>(perf_count));
+  }
+}
+
+double untraced_write_ns(const std::string& path, int n) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const char line[] = "line 000000\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) {
+    if (::write(fd, line, kLineBytes) != static_cast<ssize_t>(kLineBytes)) break;
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  ::close(fd);
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / n;
+}
+
+TEST_F(CrossCheck, OverheadIsPositiveAndCorrectedTimesAreSane) {
+  TempDir dir;
+  TracerOptions options;
+  options.calibration_dir = dir.path();  // calibrate on the filesystem being measured
+  Tracer tracer(options);
+  const TracerCalibration& c = tracer.calibration();
+  ASSERT_TRUE(c.traced);
+  EXPECT_GT(tracer.overhead_ns(), 0);
+  constexpr int kWrites = 100000;
+  Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kWrites)});
+  const TraceResult r = tracer.run(cmd.fn());
+  ASSERT_EQ(r.exit_code, 0);
+  const SyscallStats& w = r.syscalls.at("write");
+  ASSERT_EQ(w.calls, static_cast<std::uint64_t>(kWrites));
+  const double corrected = static_cast<double>(w.time_ns) / kWrites;
+  const double raw = corrected + static_cast<double>(r.overhead_ns);
+  EXPECT_TRUE(std::isfinite(corrected));
+  EXPECT_GE(corrected, 0);
+  // The reference, untraced, in this process and on the same CPU as the traced run.
+  const double reference = untraced_write_ns(dir.file("untraced"), kWrites);
+  std::printf(
+      "[ overhead ] calibration (%zu samples, pinned %d): untraced %.0f ns/call, traced %.0f "
+      "ns/call, overhead %lld ns\n"
+      "[ overhead ] %d one-line writes to ext4: raw %.0f ns/call, corrected %.0f ns/call, "
+      "untraced %.0f ns/call (corrected/untraced %.2f)\n",
+      c.samples, r.pinned, c.untraced_ns, c.traced_ns, static_cast<long long>(c.overhead_ns),
+      kWrites, raw, corrected, reference, corrected / reference);
+}
+
+}  // namespace
+}  // namespace iobench::tracer_test
