@@ -16,7 +16,7 @@
 namespace iobench {
 namespace {
 
-constexpr std::size_t kChunk = 256 * 1024;
+constexpr std::size_t kChunk = std::size_t{256} * 1024;
 
 class Fd {
  public:
