@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "error.h"
+#include "gnuplot.h"
 #include "line_format.h"
 #include "registry.h"
 
@@ -88,6 +89,16 @@ void check_dir(const std::string& dir) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) throw_errno("--dir " + dir, errno);
 }
 
+/// --sync none | end | every:N (N >= 1 write units; what a unit is, each strategy says).
+SyncPolicy parse_sync(const std::string& text) {
+  if (text == "none") return {SyncMode::kNone, 0};
+  if (text == "end") return {SyncMode::kEnd, 0};
+  if (text.starts_with("every:")) {
+    return {SyncMode::kEvery, parse_count("--sync every:N", text.substr(6), 1, UINT64_MAX)};
+  }
+  throw Error("--sync: unknown policy '" + text + "' (none, end, every:N)");
+}
+
 std::string format_bytes_plain(std::uint64_t n) {
   return n == UINT64_MAX ? "more than 16 EiB" : fmt::format("{} bytes", n);
 }
@@ -105,6 +116,8 @@ void check_space(const std::string& dir, std::uint64_t bytes, std::size_t files)
                             dir, format_bytes_plain(free_bytes)));
 }
 
+}  // namespace
+
 std::chrono::nanoseconds parse_timeout(const std::string& text) {
   char* end = nullptr;
   errno = 0;
@@ -121,6 +134,8 @@ OutputFormat parse_format(const std::string& text) {
   if (text == "markdown" || text == "md") return OutputFormat::kMarkdown;
   throw Error("--format: unknown format '" + text + "' (table, json, csv, markdown)");
 }
+
+namespace {
 
 double parse_fraction(const std::string& flag, const std::string& text) {
   std::string t = text;
@@ -179,6 +194,20 @@ struct TracerFlags {
 
 }  // namespace
 
+ColorMode parse_color(const std::string& text) {
+  if (text == "auto") return ColorMode::kAuto;
+  if (text == "always") return ColorMode::kAlways;
+  if (text == "never") return ColorMode::kNever;
+  throw Error("--color: unknown mode '" + text + "' (auto, always, never)");
+}
+
+SortOrder parse_sort(const std::string& text) {
+  if (text == "name") return SortOrder::kName;
+  if (text == "time") return SortOrder::kTime;
+  if (text == "syscalls") return SortOrder::kSyscalls;
+  throw Error("--sort: unknown order '" + text + "' (name, time, syscalls)");
+}
+
 Command parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"iobench: what a program's writes really cost. Every strategy writes the same N\n"
                "lines to a file in a fresh child; times come from untraced runs, syscall counts\n"
@@ -191,7 +220,9 @@ Command parse_command_line(int argc, const char* const* argv) {
 
   std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
-  std::string queue_depth = "64", map_window = "64MiB", format = "table", timeout;
+  std::string queue_depth = "64", map_window = "16MiB", format = "table", timeout;
+  std::string sync = "none";
+  bool direct = false;
   std::vector<std::string> expects, trace_expects;
   std::string count_tolerance, time_tolerance = "25%";
   BenchOptions o;
@@ -208,7 +239,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--stdio-buffer", stdio_buffer, "stdio: setvbuf size (default: glibc's)");
   app.add_option("--batch", batch, "writev: lines per call (default IOV_MAX = 1024)");
   app.add_option("--queue-depth", queue_depth, "io_uring: writes in flight (default 64)");
-  app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 64MiB)");
+  app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 16MiB)");
+  app.add_option("--sync", sync, "fdatasync policy: none, end (once before close) or every:N (after every N writes; default none)");
+  app.add_flag("--direct", direct, "O_DIRECT with aligned buffers where a strategy can honour it; the rest report unsupported");
   app.add_option("--format", format, "table, json, csv or markdown (default table)");
   app.add_option("--expect", expects, "[STRATEGY.]METRIC OP VALUE, e.g. 'buffered.write_calls<=20'; exit 1 on FAIL")
       ->take_all()->allow_extra_args(false);
@@ -222,6 +255,10 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--timeout", timeout, "Kill a run after SECONDS (status timeout)");
   app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
   tracer_flags.add(app);
+  std::string color = "auto", sort;
+  app.add_option("--color", color, "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never");
+  app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: the strategies' order)");
+  app.add_option("--plot", o.plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
   app.add_flag("--list", list, "List the strategies and exit");
   app.add_flag("-V,--version", version, "Print the version and exit");
 
@@ -242,6 +279,17 @@ Command parse_command_line(int argc, const char* const* argv) {
   trace->add_option("command", command, "The command and its arguments")->required();
   trace->prefix_command();
 
+  // sweep and compare parse their own words (sweep.cc, compare.cc).
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "Run one strategy at each value of one flag, e.g. --buffer-size 1,16,256,4K,64K,1M");
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Run real programs side by side: compare -n c './writer_c out.txt' -n go ...");
+  for (CLI::App* sub : {sweep, compare}) {
+    sub->prefix_command();
+    sub->set_help_flag();
+    sub->allow_extras();
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -255,6 +303,15 @@ Command parse_command_line(int argc, const char* const* argv) {
 
   if (version) return VersionCommand{};
   if (list) return ListCommand{};
+  for (CLI::App* sub : {sweep, compare}) {
+    if (!*sub) continue;
+    std::vector<std::string> args = sub->remaining();
+    if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+        std::find(args.begin(), args.end(), "-h") != args.end())
+      return HelpCommand{sub == sweep ? sweep_help() : compare_help()};
+    if (sub == sweep) return parse_sweep(args);
+    return parse_compare(args);
+  }
 
   if (*trace) {
     for (const auto& extra : trace->remaining()) command.push_back(extra);
@@ -287,6 +344,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (o.params.map_window == 0 || o.params.map_window % page != 0)
     throw Error(fmt::format("--map-window: {} is not a multiple of the page size ({})",
                             o.params.map_window, page));
+  o.params.sync = parse_sync(sync);
+  o.params.direct = direct;
   o.format = parse_format(format);
   if (!timeout.empty()) o.timeout = parse_timeout(timeout);
   o.trace = !no_trace;
@@ -294,6 +353,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.keep = keep;
   o.dir = dir;
   o.expectations = parse_expectations(expects, false, o.strategies);
+  o.color = parse_color(color);
+  if (!sort.empty()) o.sort = parse_sort(sort);
+  if (!o.plot.empty()) check_plot_option(o.plot);
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
   check_dir(dir);

@@ -17,6 +17,8 @@
 #include "host_info.h"
 #include "interrupt.h"
 #include "line_format.h"
+#include "presentation.h"
+#include "progress.h"
 #include "registry.h"
 #include "report/reporter.h"
 #include "runner.h"
@@ -90,9 +92,12 @@ int run_bench(const BenchOptions& o) {
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
+  set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
   if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
+  Progress progress;  // on stderr, only when it is a terminal
+  runner.set_observer(progress.observer());
   runner.run([&](const StrategyResult& r) {
     rep.results.push_back(r);
     rep.pinned = runner.tracer_pinned();
@@ -100,7 +105,9 @@ int run_bench(const BenchOptions& o) {
     write_exports(o, rep);  // after each strategy: a later failure loses nothing
   });
   if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
+  progress.finish();
   write_stdout(render(o.format, rep));
+  write_comparison_plot(o, rep);
 
   int status = kExitOk;
   for (const auto& r : rep.results)
@@ -202,6 +209,8 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
   if (auto* trace = std::get_if<TraceCommandOptions>(&cmd)) return run_trace(*trace);
+  if (auto* sweep = std::get_if<SweepOptions>(&cmd)) return run_sweep(*sweep);
+  if (auto* compare = std::get_if<CompareOptions>(&cmd)) return run_compare(*compare);
   return run_bench(std::get<BenchOptions>(cmd));
 }
 

@@ -17,6 +17,12 @@ namespace iobench {
 
 enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
 
+/// --color: escape codes on a terminal (auto), always, or never.
+enum class ColorMode { kAuto, kAlways, kNever };
+/// --sort: the table's row order. kRegistry is the order of strategies/registry.cc (or of
+/// the commands as given); time and syscalls put the fastest and the fewest first.
+enum class SortOrder { kRegistry, kName, kTime, kSyscalls };
+
 struct BenchOptions {
   std::vector<const Strategy*> strategies;
   StrategyParams params;
@@ -34,6 +40,10 @@ struct BenchOptions {
   std::string save_baseline, baseline;
   std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
   double time_tolerance = 0.25;                   // a median may be this much slower
+  // Presentation: the table's colour and order, and an SVG chart (gnuplot) of the results.
+  ColorMode color = ColorMode::kAuto;
+  SortOrder sort = SortOrder::kRegistry;
+  std::string plot;
 };
 
 struct TraceCommandOptions {
@@ -51,5 +61,15 @@ std::uint64_t parse_size(const std::string& flag, const std::string& text);
 
 /// Default parent directory: $TMPDIR, else /tmp.
 std::string default_dir();
+
+/// --sync as it is written: "none", "end" or "every:N" (JSON config, headers).
+inline std::string to_string(const SyncPolicy& sync) {
+  switch (sync.mode) {
+    case SyncMode::kEnd: return "end";
+    case SyncMode::kEvery: return "every:" + std::to_string(sync.every);
+    case SyncMode::kNone: break;
+  }
+  return "none";
+}
 
 }  // namespace iobench

@@ -25,7 +25,9 @@ struct Runner::Impl {
   std::string canonical_dir;
   std::unique_ptr<Tracer> tracer;
   bool warned_untraceable = false;
+  bool warned_no_seccomp = false;
   bool pinned = false;
+  RunObserver observer;
 
   explicit Impl(const BenchOptions& o) : options(o), dir(o.dir) {
     // The tracer names files by what /proc/PID/fd shows: the canonical path.
@@ -33,7 +35,12 @@ struct Runner::Impl {
     canonical_dir = real ? real : dir.path();
     ::free(real);
     if (options.keep) dir.keep();
-    if (options.trace) tracer = std::make_unique<Tracer>(options.tracer);
+    if (options.trace) {
+      TracerOptions t = options.tracer;
+      // Calibrate on the filesystem being measured: the corrected call walks the same path.
+      if (t.calibration_dir.empty()) t.calibration_dir = dir.path();
+      tracer = std::make_unique<Tracer>(t);
+    }
   }
 };
 
@@ -49,6 +56,8 @@ std::int64_t Runner::tracer_overhead_ns() const {
 
 bool Runner::tracer_pinned() const { return impl_->pinned; }
 
+void Runner::set_observer(RunObserver observer) { impl_->observer = std::move(observer); }
+
 std::vector<StrategyResult> Runner::run(
     const std::function<void(const StrategyResult&)>& on_result) {
   std::vector<StrategyResult> results;
@@ -59,16 +68,14 @@ std::vector<StrategyResult> Runner::run(
   return results;
 }
 
-namespace {
-/// The calls that move data into a file. The rest of the write family (ftruncate, fallocate,
-/// the syncs) is traced and shown per syscall, but is not a "write": mmap makes no write call.
+// The rest of the write family (ftruncate, fallocate, the syncs) is traced and shown per
+// syscall, but is not a "write": mmap makes no write call.
 bool writes_data(const std::string& name) {
   static const char* const kData[] = {"write",    "writev",    "pwrite64", "pwritev",
                                       "pwritev2", "sendfile",  "splice",   "vmsplice",
                                       "copy_file_range"};
   return std::find(std::begin(kData), std::end(kData), name) != std::end(kData);
 }
-}  // namespace
 
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result) {
@@ -139,7 +146,11 @@ StrategyResult Runner::run_one(const Strategy& s) {
   };
 
   const int total = o.warmup + o.runs;
+  auto notify = [&](int run, RunKind kind) {
+    if (impl_->observer) impl_->observer({s.name, run, total + (impl_->tracer ? 1 : 0), kind});
+  };
   for (int i = 0; i < total; ++i) {
+    notify(i + 1, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed);
     ChildRun run = run_untraced(s, job, o.timeout);
     if (!account(run)) return r;
     if (i >= o.warmup) {
@@ -164,6 +175,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
   r.involuntary_cs = med(nivcsw);
 
   if (impl_->tracer) {
+    notify(total + 1, RunKind::kTraced);
     ChildRun run = run_traced(s, job, *impl_->tracer, o.timeout);
     if (run.trace) {
       const TraceResult& t = *run.trace;
@@ -171,6 +183,11 @@ StrategyResult Runner::run_one(const Strategy& s) {
         fmt::print(stderr, "iobench: warning: cannot trace ({}); syscall counts unavailable\n",
                    t.unavailable_reason);
         impl_->warned_untraceable = true;
+      }
+      if (t.available && !t.seccomp && !impl_->warned_no_seccomp) {
+        fmt::print(stderr, "iobench: warning: seccomp filter refused; tracing every syscall with "
+                           "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
+        impl_->warned_no_seccomp = true;
       }
       if (t.available) {
         impl_->pinned = t.pinned;

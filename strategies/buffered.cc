@@ -4,14 +4,17 @@
 // (no intermediate copy) whenever the longest possible line fits in the room left, and the
 // buffer is always filled to the last byte, so every write but the last is exactly
 // buffer_size bytes (page-aligned file offsets for the usual power-of-two sizes).
+// --sync every:N syncs after every N flushed buffers. --direct: the buffer is aligned and
+// every write is a whole buffer, so only the last needs padding (direct_io.h).
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <memory>
-#include <new>
 
+#include "direct_io.h"
 #include "line_format.h"
 #include "strategy.h"
+#include "sync_policy.h"
 
 namespace iobench {
 namespace {
@@ -20,7 +23,8 @@ namespace {
 /// from 1 byte up works: data longer than the room left is copied in pieces.
 class BufferedWriter {
  public:
-  BufferedWriter(int fd, char* buf, std::size_t cap) noexcept : fd_(fd), buf_(buf), cap_(cap) {}
+  BufferedWriter(int fd, char* buf, std::size_t cap, Syncer& syncer) noexcept
+      : fd_(fd), buf_(buf), cap_(cap), syncer_(syncer) {}
 
   /// Returns 0 or an errno value.
   int write_line(std::uint64_t i) noexcept {
@@ -32,10 +36,19 @@ class BufferedWriter {
     return append(line, format_line(line, i));
   }
 
-  int flush() noexcept {
-    const int err = write_all(fd_, buf_, used_);
+  /// Writes what is buffered; with `pad_to` > 1 (O_DIRECT) first pads it with zeros to a
+  /// multiple of pad_to. Returns 0 or an errno value.
+  int flush(std::size_t pad_to = 1) noexcept {
+    std::size_t len = used_;
+    if (pad_to > 1 && len % pad_to != 0) {
+      const std::size_t padded = round_up(len, pad_to);  // <= cap_: cap_ is a multiple
+      std::memset(buf_ + len, 0, padded - len);
+      len = padded;
+    }
+    if (len == 0) return 0;
+    const int err = write_all(fd_, buf_, len);
     used_ = 0;
-    return err;
+    return err != 0 ? err : syncer_.unit_done();
   }
 
  private:
@@ -56,6 +69,7 @@ class BufferedWriter {
   int fd_;
   char* buf_;
   std::size_t cap_;
+  Syncer& syncer_;
   std::size_t used_ = 0;
 };
 
@@ -63,18 +77,32 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   const std::size_t cap = job.params.buffer_size;
   if (cap == 0) return outcome_message(RunStatus::kFailed, "buffer_size must be at least 1");
 
-  const int fd = create_output(job.path);
-  if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
+  std::size_t align = 1;
+  StrategyOutcome refused;
+  const int fd = create_job_output(job, &align, &refused);
+  if (fd < 0) return refused;
   OutputFile file(fd);
+  if (cap % align != 0) {
+    char why[120];
+    std::snprintf(why, sizeof why,
+                  "buffer_size %zu is not a multiple of the direct I/O alignment %zu", cap, align);
+    return direct_unsupported(why);
+  }
 
-  std::unique_ptr<char[]> buf(new (std::nothrow) char[cap]);
-  if (!buf) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
+  AlignedBuffer buf;
+  if (!buf.allocate(cap, align)) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
 
-  BufferedWriter out(file.fd(), buf.get(), cap);
+  Syncer syncer(file.fd(), job.params.sync);
+  BufferedWriter out(file.fd(), buf.get(), cap, syncer);
   for (std::uint64_t i = 0; i < job.params.lines; ++i) {
     if (int err = out.write_line(i)) return outcome_errno(RunStatus::kFailed, "write", err);
   }
-  if (int err = out.flush()) return outcome_errno(RunStatus::kFailed, "write", err);
+  if (int err = out.flush(align)) return outcome_errno(RunStatus::kFailed, "write", err);
+  if (job.params.direct && job.expected_bytes % align != 0) {
+    if (int err = finish_direct(file.fd(), job.expected_bytes))
+      return outcome_errno(RunStatus::kFailed, "ftruncate", err);
+  }
+  if (int err = syncer.before_close()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
   if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);
   return outcome_ok();
 }

@@ -9,6 +9,8 @@
 // Memory stays bounded by one window at any N. The price of the idea: a disk that cannot
 // back a page (ENOSPC on a sparse file) raises SIGBUS at the store instead of returning an
 // errno, and the runner reports the child's signal.
+// --sync every:N syncs after every N windows (after each munmap). No --direct: a mapping
+// is the page cache itself.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -17,8 +19,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "direct_io.h"
+#include "exact_stream.h"
 #include "line_format.h"
 #include "strategy.h"
+#include "sync_policy.h"
 
 namespace iobench {
 namespace {
@@ -45,50 +50,18 @@ class Mapping {
   std::size_t len_;
 };
 
-/// Hands out the expected bytes in order, formatting in place where the longest line fits.
-class LineWriter {
- public:
-  explicit LineWriter(std::uint64_t lines) noexcept : lines_(lines) {}
-
-  /// Fills [p, end) completely, or until the lines run out; returns the end of what it wrote.
-  char* fill(char* p, char* end) noexcept {
-    // The rest of a line that straddled the previous window.
-    const std::size_t carried =
-        std::min(carry_len_ - carry_pos_, static_cast<std::size_t>(end - p));
-    std::memcpy(p, carry_ + carry_pos_, carried);
-    carry_pos_ += carried;
-    p += carried;
-
-    while (next_ < lines_ && static_cast<std::size_t>(end - p) >= kMaxLineBytes)
-      p += format_line(p, next_++);
-    // The last few bytes of the window: format into the carry and copy what fits.
-    while (p < end && next_ < lines_) {
-      carry_len_ = format_line(carry_, next_++);
-      carry_pos_ = std::min(carry_len_, static_cast<std::size_t>(end - p));
-      std::memcpy(p, carry_, carry_pos_);
-      p += carry_pos_;
-    }
-    return p;
-  }
-  bool done() const noexcept { return next_ == lines_ && carry_pos_ == carry_len_; }
-
- private:
-  std::uint64_t lines_;
-  std::uint64_t next_ = 0;
-  char carry_[kMaxLineBytes] = {};
-  std::size_t carry_len_ = 0;
-  std::size_t carry_pos_ = 0;
-};
-
 StrategyOutcome run(const WriteJob& job) noexcept {
   const std::size_t window = job.params.map_window;  // a page multiple (the CLI checks)
   if (window == 0)
     return outcome_message(RunStatus::kFailed, "map_window must be at least one page");
+  if (job.params.direct)
+    return direct_unsupported("a shared mapping is the page cache; there is nothing to bypass");
 
   // O_RDWR: a writable MAP_SHARED mapping needs a readable fd, even if nothing is read.
   const int fd = create_output(job.path, O_RDWR);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
+  Syncer syncer(file.fd(), job.params.sync);
 
   const std::uint64_t size = job.expected_bytes;
   // N = 0: nothing to map (mmap of 0 bytes is EINVAL) and the new file is already empty.
@@ -96,7 +69,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     if (::ftruncate(file.fd(), static_cast<off_t>(size)) < 0)
       return outcome_errno(RunStatus::kFailed, "ftruncate", errno);
 
-    LineWriter lines(job.params.lines);
+    ExactLineStream lines(job.params.lines);
     for (std::uint64_t offset = 0; offset < size; offset += window) {
       const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(window, size - offset));
       Mapping map(::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd(),
@@ -106,12 +79,14 @@ StrategyOutcome run(const WriteJob& job) noexcept {
       if (lines.fill(map.data(), map.data() + len) != map.data() + len)
         return outcome_message(RunStatus::kFailed, "expected_bytes is larger than the lines");
       if (int err = map.unmap()) return outcome_errno(RunStatus::kFailed, "munmap", err);
+      if (int err = syncer.unit_done()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
     }
     if (!lines.done())
       return outcome_message(RunStatus::kFailed, "expected_bytes is smaller than the lines");
   } else if (job.params.lines > 0) {
     return outcome_message(RunStatus::kFailed, "expected_bytes is smaller than the lines");
   }
+  if (int err = syncer.before_close()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
   if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);
   return outcome_ok();
 }

@@ -12,6 +12,7 @@ extern const Strategy kStdio;
 extern const Strategy kBuffered;
 extern const Strategy kWritev;
 extern const Strategy kIoUring;
+extern const Strategy kIoUringSqpoll;
 extern const Strategy kMmap;
 extern const Strategy kSingleWrite;
 extern const Strategy kFormatOnly;
@@ -24,9 +25,9 @@ extern const Strategy kTestShort;
 namespace {
 // Pointers, not copies: the strategies are constant-initialised, so there is no
 // static-initialisation-order problem in taking their addresses here.
-const std::array<const Strategy*, 9> kAll = {
-    &kUnbuffered, &kUnbufferedPieces, &kStdio,       &kBuffered,   &kWritev,
-    &kIoUring,    &kMmap,             &kSingleWrite, &kFormatOnly,
+const std::array<const Strategy*, 10> kAll = {
+    &kUnbuffered, &kUnbufferedPieces, &kStdio, &kBuffered,    &kWritev,
+    &kIoUring,    &kIoUringSqpoll,    &kMmap,  &kSingleWrite, &kFormatOnly,
 };
 }  // namespace
 

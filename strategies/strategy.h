@@ -14,6 +14,16 @@ namespace iobench {
 inline constexpr std::size_t kKiB = 1024;
 inline constexpr std::size_t kMiB = 1024 * kKiB;
 
+/// --sync: when a strategy makes its data durable with fdatasync(2). kEnd is one call before
+/// close; kEvery is one after every `every` write units (what a unit is depends on the
+/// strategy: a write call, a flushed buffer, a completed ring write, a mapped window; README
+/// "Durability and direct I/O") and one before close for the rest.
+enum class SyncMode { kNone, kEnd, kEvery };
+struct SyncPolicy {
+  SyncMode mode = SyncMode::kNone;
+  std::uint64_t every = 0;  // kEvery only, at least 1
+};
+
 /// Every knob a strategy may read. One struct so that every run records its full configuration.
 struct StrategyParams {
   std::uint64_t lines = 100000;
@@ -21,7 +31,11 @@ struct StrategyParams {
   std::size_t stdio_buffer = 0;         // 0: glibc's default buffering
   std::size_t batch = IOV_MAX;          // writev: lines per call
   unsigned queue_depth = 64;            // io_uring: writes in flight
-  std::size_t map_window = 64 * kMiB;   // mmap: bytes mapped at once
+  // mmap: bytes mapped at once. Every page of a window counts in the child's RSS until it is
+  // unmapped: 16 MiB keeps iobench under 64 MiB at any N, at one mmap/munmap per 16 MiB.
+  std::size_t map_window = 16 * kMiB;
+  SyncPolicy sync;      // --sync: fdatasync policy, timed inside the run
+  bool direct = false;  // --direct: O_DIRECT where the strategy can honour it
 };
 
 struct WriteJob {
@@ -35,7 +49,7 @@ enum class RunStatus { kOk, kUnsupported, kFailed };
 /// What a strategy reports. Fixed-size so it can live in shared memory.
 struct StrategyOutcome {
   RunStatus status = RunStatus::kOk;
-  int error = 0;          // errno, when there is one
+  int error = 0;           // errno, when there is one
   char message[200] = {};  // one line: "write: No space left on device"
   // Bytes the strategy produced without writing them to the file (format-only), so the
   // parent can check that the work really happened.

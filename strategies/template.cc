@@ -18,13 +18,18 @@
 //   - It creates the file with create_output (O_EXCL, O_NOFOLLOW, O_CLOEXEC), owns the fd
 //     through OutputFile, and checks every call, close included.
 //   - It writes exactly `Line <i>\n` for i = 0..lines-1, formatted by line_format.h.
+//   - It honours --sync through a Syncer (sync_policy.h): unit_done() after each of its write
+//     units, before_close() before close. --direct it either honours (direct_io.h: aligned
+//     buffer, whole blocks, padded tail) or refuses with direct_unsupported(why).
 //
 // This one is the simplest correct implementation: the stream in 64 KiB pieces, each piece
 // handed to write_all (which retries short writes and EINTR).
 #include <cerrno>
 
+#include "direct_io.h"
 #include "line_format.h"
 #include "strategy.h"
+#include "sync_policy.h"
 
 namespace iobench {
 namespace {
@@ -32,9 +37,12 @@ namespace {
 constexpr std::size_t kBufferSize = 64 * kKiB;
 
 StrategyOutcome run(const WriteJob& job) noexcept {
+  // Before anything is created: a refusal leaves nothing behind.
+  if (job.params.direct) return direct_unsupported("the template writes whole lines, not blocks");
   const int fd = create_output(job.path);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);  // closes the fd on every early return
+  Syncer syncer(file.fd(), job.params.sync);
 
   char buf[kBufferSize];
   LineStream lines(0, job.params.lines);
@@ -42,7 +50,9 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     const std::size_t n = lines.fill(buf, sizeof buf);
     if (int err = write_all(file.fd(), buf, n))
       return outcome_errno(RunStatus::kFailed, "write", err);
+    if (int err = syncer.unit_done()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
   }
+  if (int err = syncer.before_close()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
   // Closed explicitly on success: a close error is a failed run, not a detail.
   if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);
   return outcome_ok();

@@ -9,7 +9,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libseccomp-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  strace jq clang libclang-rt-14-dev clang-tidy
+  strace jq time clang libclang-rt-14-dev clang-tidy
+  gnuplot-nox librsvg2-bin libxml2-utils  # --plot draws with gnuplot; tests check and render the SVG
 )
 missing=()
 for p in "${packages[@]}"; do

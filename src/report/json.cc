@@ -2,6 +2,7 @@
 // and meanings only ever grow. Unknown values are null, never 0.
 #include <nlohmann/json.hpp>
 
+#include "report/json_result.h"
 #include "report/reporter.h"
 #include "tracer/tracer.h"
 
@@ -44,6 +45,8 @@ json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+}  // namespace
+
 json result_json(const StrategyResult& r) {
   const bool measured = !r.time_ns.samples.empty();
   json j = {
@@ -73,8 +76,6 @@ json result_json(const StrategyResult& r) {
   return j;
 }
 
-}  // namespace
-
 std::string render_json(const BenchReport& rep) {
   json results = json::array();
   for (const auto& r : rep.results) results.push_back(result_json(r));
@@ -92,6 +93,8 @@ std::string render_json(const BenchReport& rep) {
         {"warmup", rep.warmup},
         {"buffer_size", rep.params.buffer_size},
         {"stdio_buffer", rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
+        {"sync", to_string(rep.params.sync)},
+        {"direct", rep.params.direct},
         {"batch", rep.params.batch},
         {"queue_depth", rep.params.queue_depth},
         {"map_window", rep.params.map_window},
@@ -104,6 +107,16 @@ std::string render_json(const BenchReport& rep) {
                               : json(nullptr)}}}}},
       {"results", results},
   };
+  if (!rep.commands.empty()) {
+    // `iobench compare`: rows are commands; the strategies' knobs and line count mean nothing.
+    json& config = doc["config"];
+    for (const char* k : {"lines", "bytes", "dir", "filesystem", "buffer_size", "stdio_buffer",
+                          "batch", "queue_depth", "map_window", "sync", "direct"})
+      config[k] = nullptr;
+    json commands = json::array();
+    for (const auto& c : rep.commands) commands.push_back({{"name", c.name}, {"command", c.command}});
+    config["commands"] = commands;
+  }
   return doc.dump(2) + "\n";
 }
 

@@ -11,6 +11,12 @@
 
 namespace iobench {
 
+/// One `iobench compare` command: the name its row shows and the command line it ran.
+struct CommandInfo {
+  std::string name;
+  std::string command;
+};
+
 /// Everything a benchmark report shows: where, with what configuration, and the rows.
 struct BenchReport {
   HostInfo host;
@@ -28,6 +34,13 @@ struct BenchReport {
   bool pinned = false;
   std::int64_t tracer_overhead_ns = 0;
   std::vector<StrategyResult> results;
+  // st_blksize of a file in dir: the buffer glibc gives a FILE* (the stdio footnote); 0 unknown.
+  std::uint64_t block_size = 0;
+  // `iobench compare`: what each row ran, in order (rows are commands, not strategies).
+  std::vector<CommandInfo> commands;
+  // The terminal table only: escape codes, and row order.
+  bool color = false;
+  SortOrder sort = SortOrder::kRegistry;
 };
 
 /// What `iobench trace` shows.

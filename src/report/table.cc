@@ -1,138 +1,217 @@
-// The terminal table: one row per strategy, times from untraced runs, counts from the
-// traced run, and a footer that says where every number came from.
+// The terminal table: one row per strategy (or command), times from untraced runs, counts
+// from the traced run, a bar beside each number a presenter points at, a summary in
+// hyperfine's words, footnotes where the cost hides, and a footer that says where every
+// number came from.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
-
+#include "report/grid.h"
 #include "report/reporter.h"
+#include "report/table_parts.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
 namespace {
 
 constexpr const char* kNone = "—";
+constexpr std::size_t kCallsBar = 8;  // columns; eighths make 64 steps
+constexpr std::size_t kTimeBar = 8;
 
-/// Display width of UTF-8 text: code points, not bytes (µ, ×, — are one column each).
-std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
+
+const StrategyResult* find_ok(const BenchReport& rep, const std::string& name) {
+  for (const auto& r : rep.results)
+    if (ok(r) && r.strategy == name) return &r;
+  return nullptr;
 }
 
-struct Column {
-  std::string title;
-  bool right;
-};
+/// The spread of the timed runs as a share of their mean: "±2%" fits where "min … max" took
+/// 22 columns, and says the same thing to an audience.
+std::string spread(const Stats& s) {
+  if (s.samples.size() < 2 || s.mean <= 0) return kNone;
+  return fmt::format("±{:.0f}%", 100 * s.stddev / s.mean);
+}
 
-std::string render_grid(const std::vector<Column>& cols,
-                        const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> w(cols.size());
-  for (std::size_t c = 0; c < cols.size(); ++c) {
-    w[c] = width(cols[c].title);
-    for (const auto& row : rows) w[c] = std::max(w[c], width(row[c]));
+/// Where the cost of a strategy hides somewhere the write-call column cannot show it.
+std::vector<std::string> footnotes(const BenchReport& rep) {
+  std::vector<std::string> out;
+  if (!rep.commands.empty()) return out;
+  const StrategyResult* floor = find_ok(rep, "format-only");
+  auto faults = [](const StrategyResult& r) { return r.minor_faults + r.major_faults; };
+  if (const StrategyResult* m = find_ok(rep, "mmap")) {
+    std::string extra;
+    if (floor && faults(*m) > faults(*floor))
+      extra = fmt::format(" ({} more than format-only)", format_count(faults(*m) - faults(*floor)));
+    out.push_back(
+        fmt::format("mmap: no write calls: it stores into a shared mapping and the kernel writes "
+                    "the dirty pages\n"
+                    "  back later. Its cost is {} page faults{}: one per page it first touches.",
+                    format_count(faults(*m)), extra));
   }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(w[c] - width(cells[c]), ' ');
-      if (c) out += "  ";
-      out += cols[c].right ? pad + cells[c] : cells[c] + pad;
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out + "\n";
-  };
-  std::vector<std::string> titles;
-  for (const auto& c : cols) titles.push_back(c.title);
-  std::string out = line(titles);
-  std::size_t total = 0;
-  for (auto x : w) total += x;
-  total += 2 * (w.size() - 1);
-  std::string rule;
-  for (std::size_t i = 0; i < total; ++i) rule += "─";
-  out += rule + "\n";
-  for (const auto& row : rows) out += line(row);
+  if (const StrategyResult* u = find_ok(rep, "io_uring")) {
+    std::string calls = "its write calls are";
+    if (u->write_calls)
+      calls = *u->write_calls == 1
+                  ? "its 1 write call is"
+                  : fmt::format("its {} write calls are", format_count(*u->write_calls));
+    std::string cpu;
+    // CPU always includes the child's own start and exit; format-only measures that much.
+    const double base = floor ? std::max(0.0, floor->cpu_ns.median - floor->time_ns.median) : 0;
+    if (u->cpu_ns.median - u->time_ns.median > std::max(base, 0.1 * u->time_ns.median))
+      cpu = fmt::format(
+          "\n  CPU {} exceeds its {} wall time: the kernel's io-wq workers run beside it "
+          "and are charged to it.",
+          format_duration(u->cpu_ns.median), format_duration(u->time_ns.median));
+    else
+      cpu = "\n  Its CPU column includes the kernel's io-wq workers, which are charged to it.";
+    out.push_back(
+        fmt::format("io_uring: {} io_uring_enter (submit and wait); the kernel does the writes.{}",
+                    calls, cpu));
+  }
+  if (const StrategyResult* q = find_ok(rep, "io_uring-sqpoll")) {
+    out.push_back(fmt::format(
+        "io_uring-sqpoll: {} write calls: a kernel thread polls the ring, so submitting is a "
+        "store\n"
+        "  to memory. The price is CPU: that thread spins and is charged to it (CPU {}, wall {}).",
+        q->write_calls ? format_count(*q->write_calls) : "no", format_duration(q->cpu_ns.median),
+        format_duration(q->time_ns.median)));
+  }
+  if (const StrategyResult* st = find_ok(rep, "stdio")) {
+    const std::uint64_t size = rep.params.stdio_buffer ? rep.params.stdio_buffer : rep.block_size;
+    std::string where;
+    if (rep.params.stdio_buffer)
+      where = fmt::format("a {} setvbuf buffer (--stdio-buffer)",
+                          format_bytes(static_cast<double>(size)));
+    else if (size)
+      where = fmt::format("glibc's FILE buffer, the file's st_blksize: {} here",
+                          format_bytes(static_cast<double>(size)));
+    // Few calls, and still slower than buffered: say where its time goes when it is not
+    // the kernel.
+    std::string why;
+    if (st->syscall_time_ns && st->trace && st->trace->mode == TraceMode::kTiming &&
+        static_cast<double>(*st->syscall_time_ns) < 0.5 * st->time_ns.median)
+      why =
+          "\n  Most of its time is fwrite's work per line in the library (lock, copy), not the "
+          "kernel.";
+    if (size)
+      out.push_back(fmt::format("stdio: {}, so about {} write calls (bytes / {}).{}", where,
+                                format_count((rep.bytes + size - 1) / size), size, why));
+  }
+  if (floor)
+    out.push_back(fmt::format(
+        "format-only: the floor: formatting alone, {} and no file writes. What a row takes beyond\n"
+        "  it is the cost of getting the bytes into the file.",
+        format_duration(floor->time_ns.median)));
   return out;
-}
-
-std::string relative(double reference, double value) {
-  if (value <= 0 || reference <= 0) return kNone;
-  double ratio = reference / value;
-  if (std::fabs(ratio - 1.0) < 0.005) return "1.00×";
-  if (ratio >= 1) return fmt::format("{:.2f}× faster", ratio);
-  return fmt::format("{:.2f}× slower", 1 / ratio);
 }
 
 }  // namespace
 
 std::string render_table(const BenchReport& rep) {
-  // Relative speed is against unbuffered (the naive program) when it ran, else the slowest row.
-  const StrategyResult* reference = nullptr;
+  const bool color = rep.color;
+  const Comparison cmp = compare_rows(rep);
+  const StrategyResult* reference = cmp.reference;
+
+  double max_time = 0, max_calls = 0;
   for (const auto& r : rep.results) {
-    if (r.status != ResultStatus::kOk) continue;
-    if (r.strategy == "unbuffered") {
-      reference = &r;
-      break;
-    }
-    if (!reference || r.time_ns.median > reference->time_ns.median) reference = &r;
+    if (!ok(r)) continue;
+    max_time = std::max(max_time, r.time_ns.median);
+    if (r.write_calls) max_calls = std::max(max_calls, static_cast<double>(*r.write_calls));
   }
 
-  std::vector<Column> cols = {
-      {"strategy", false}, {"write calls", true}, {"bytes/call", true},  {"time (median)", true},
-      {"min … max", true}, {"CPU", true},         {"faults", true},      {"MB/s", true},
-      {"syscall time", true}, {"in syscalls", true},
-      {reference ? "vs " + reference->strategy : "relative", true}};
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> notes;
-  for (const auto& r : rep.results) {
-    if (r.status != ResultStatus::kOk) {
-      rows.push_back({r.strategy, kNone, kNone, to_string(r.status), kNone, kNone, kNone, kNone,
-                      kNone, kNone, kNone});
-      notes.push_back(fmt::format("{}: {}: {}", r.strategy, to_string(r.status), r.error));
+  std::vector<GridColumn> cols = {
+      {rep.commands.empty() ? "strategy" : "command", false},
+      {"calls", true, "write"},
+      {"", false, "", 1},  // the calls bar (log scale)
+      {"call", true, "bytes/"},
+      {"median", true, "time"},
+      {"±σ", true, "", 1},
+      {"", false, "", 1},  // the time bar (linear)
+      {reference ? reference->strategy : "relative", true, reference ? "vs" : ""},
+      {"time", true, "syscall"},
+      {"time", true, "% of"},
+      {"CPU", true},
+      {"faults", true},
+  };
+  std::vector<std::vector<GridCell>> rows;
+  std::vector<std::string> errors;
+  bool over_100 = false, lost = false;
+  for (const StrategyResult* rp : sorted_rows(rep)) {
+    const StrategyResult& r = *rp;
+    if (!ok(r)) {
+      const char* sgr = r.status == ResultStatus::kUnsupported ? style::kYellow : style::kRed;
+      rows.push_back({r.strategy,
+                      kNone,
+                      "",
+                      kNone,
+                      {to_string(r.status), sgr},
+                      "",
+                      "",
+                      kNone,
+                      kNone,
+                      kNone,
+                      kNone,
+                      kNone});
+      errors.push_back(
+          paint(fmt::format("{}: {}: {}", r.strategy, to_string(r.status), r.error), sgr, color));
       continue;
     }
     const double med = r.time_ns.median;
     std::string calls = r.write_calls ? format_count(*r.write_calls) : kNone;
+    std::string calls_bar;
+    if (r.write_calls && max_calls > 0)
+      calls_bar =
+          bar(std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls),
+              kCallsBar);
     std::string per_call = kNone;
-    if (r.write_calls && *r.write_calls > 0)
+    if (r.write_calls && *r.write_calls > 0 && r.bytes > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
     std::string sys_time = kNone, share = kNone;
-    if (r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming) {
-      sys_time = format_duration(static_cast<double>(*r.syscall_time_ns));
-      if (med > 0) share = fmt::format("{:.0f}%", 100.0 * static_cast<double>(*r.syscall_time_ns) / med);
+    if (auto t = syscall_time(r)) sys_time = format_duration(*t);
+    lost = lost || syscall_time_lost(r);
+    if (auto pct = syscall_share(r)) {
+      share = fmt::format("{:.0f}%", *pct);
+      over_100 = over_100 || *pct > 100.5;
     }
-    const double mbps = med > 0 ? static_cast<double>(r.bytes) / (med / 1e9) / 1e6 : 0;
-    rows.push_back({r.strategy, calls, per_call, format_duration(med),
-                    format_duration(r.time_ns.min) + " … " + format_duration(r.time_ns.max),
-                    format_duration(r.cpu_ns.median), format_count(r.minor_faults + r.major_faults),
-                    r.bytes ? fmt::format("{:.0f}", mbps) : kNone, sys_time, share,
-                    reference ? relative(reference->time_ns.median, med) : kNone});
+    // Green where it beats the reference, red where it loses: readable from the back row.
+    const char* speed = style::kNone;
+    if (reference && &r != reference)
+      speed = med < reference->time_ns.median ? style::kGreen : style::kRed;
+    rows.push_back({{r.strategy, &r == reference ? style::kBold : style::kNone},
+                    calls,
+                    {calls_bar, style::kCyan},
+                    per_call,
+                    format_duration(med),
+                    spread(r.time_ns),
+                    {max_time > 0 ? bar(med / max_time, kTimeBar) : "", speed},
+                    {reference ? format_relative(reference->time_ns.median, med) : kNone, speed},
+                    sys_time,
+                    share,
+                    format_duration(r.cpu_ns.median),
+                    format_count(r.minor_faults + r.major_faults)});
   }
 
-  std::string out = fmt::format(
-      "iobench {} · {} lines ({}) · {} on {} · {} run{} + {} warm-up per strategy\n"
-      "{} · {} CPUs · kernel {}\n\n",
-      rep.version, format_count(rep.lines), format_bytes(static_cast<double>(rep.bytes)), rep.dir,
-      rep.filesystem, rep.runs, rep.runs == 1 ? "" : "s", rep.warmup, rep.host.cpu, rep.host.cpus,
-      rep.host.kernel);
-  out += render_grid(cols, rows);
-  out += "\n";
-  out += fmt::format("time, CPU (user+sys), faults: median of {} untraced run{} per strategy.\n",
-                     rep.runs, rep.runs == 1 ? "" : "s");
-  if (rep.traced) {
-    out += fmt::format(
-        "write calls, syscall time: one traced run per strategy (ptrace + seccomp, {} mode{}",
-        rep.trace_mode == TraceMode::kTiming ? "timing" : "count",
-        rep.pinned ? ", tracer pinned to the tracee's CPU" : "");
-    if (rep.trace_mode == TraceMode::kTiming)
-      out += fmt::format(", {} tracer cost per call subtracted",
-                         format_duration(static_cast<double>(rep.tracer_overhead_ns)));
-    out += ").\n";
-    out += "write calls: calls that write data to the output file (write, writev, pwrite...);\n"
-           "io_uring_enter on the ring for io_uring. ftruncate/fsync are in --format json.\n";
-  } else {
-    out += "write calls: not traced (--no-trace).\n";
+  const bool commands = !rep.commands.empty();
+  std::string what = commands ? fmt::format("compare · {} command{}", rep.commands.size(),
+                                            rep.commands.size() == 1 ? "" : "s")
+                              : fmt::format("{} lines ({})", format_count(rep.lines),
+                                            format_bytes(static_cast<double>(rep.bytes)));
+  const char* per = commands ? "command" : "strategy";
+  std::string out = render_heading(rep, what, per);
+  out += render_grid(cols, rows, color);
+  const std::string summary = render_summary(cmp, color);
+  if (!summary.empty()) out += "\n" + summary;
+  auto notes = footnotes(rep);
+  if (over_100) notes.emplace_back(kShareNote);
+  if (lost) notes.emplace_back(kLostNote);
+  if (!notes.empty()) {
+    out += "\n";
+    for (const auto& n : notes) out += paint(n, style::kDim, color) + "\n";
   }
-  for (const auto& n : notes) out += n + "\n";
+  out += "\n" + render_provenance(rep, per);
+  for (const auto& e : errors) out += e + "\n";
   return out;
 }
 
@@ -142,9 +221,9 @@ std::string render_trace_table(const TraceReport& rep) {
   if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
   const bool timed = t.mode == TraceMode::kTiming;
   auto table = [&](const std::map<std::string, SyscallStats>& syscalls) {
-    std::vector<Column> cols = {{"syscall", false}, {"calls", true}, {"errors", true},
-                                {"bytes", true},    {"time", true},  {"time/call", true}};
-    std::vector<std::vector<std::string>> rows;
+    std::vector<GridColumn> cols = {{"syscall", false}, {"calls", true}, {"errors", true},
+                                    {"bytes", true},    {"time", true},  {"time/call", true}};
+    std::vector<std::vector<GridCell>> rows;
     SyscallStats total;
     std::vector<std::pair<std::string, SyscallStats>> sorted(syscalls.begin(), syscalls.end());
     // strace -c order: most time first (most calls in count mode).
@@ -170,8 +249,8 @@ std::string render_trace_table(const TraceReport& rep) {
   };
   out += table(t.syscalls);
   if (!t.files.empty()) {
-    std::vector<Column> cols = {{"file", false}, {"calls", true}, {"bytes", true}};
-    std::vector<std::vector<std::string>> rows;
+    std::vector<GridColumn> cols = {{"file", false}, {"calls", true}, {"bytes", true}};
+    std::vector<std::vector<GridCell>> rows;
     for (const auto& f : t.files)
       rows.push_back({f.path, format_count(f.calls()), timed ? format_count(f.bytes()) : kNone});
     out += "\n";

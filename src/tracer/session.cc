@@ -111,6 +111,9 @@ void TraceSession::run() {
       throw_errno("waitpid", errno, kExitRunFailed);
     }
     handle(tid, WaitStatus(raw), now);
+    // A busy tracee keeps waitpid from ever blocking, so a signal may land between calls and
+    // never show as EINTR: look at the flag on every stop too (one load of a sig_atomic_t).
+    throw_if_interrupted();
   }
   reap_orphaned_zombies();
 }

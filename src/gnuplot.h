@@ -1,0 +1,28 @@
+// gnuplot as a child process: the script goes in on stdin, the SVG comes back on stdout.
+// Debian's gnuplot-nox is the plotting route (tools/setup.sh installs it): a well-kept
+// program with an SVG terminal, rather than SVG drawn by hand.
+#pragma once
+
+#include <string>
+
+namespace iobench {
+
+/// The gnuplot on PATH, or "" when there is none.
+std::string find_gnuplot();
+
+/// Throws Error (exit 2) when gnuplot is missing, so --plot fails before anything runs.
+void require_gnuplot();
+
+/// --plot FILE's checks before anything runs (exit 2): gnuplot is there, and FILE's
+/// directory exists and is writable.
+void check_plot_option(const std::string& path);
+
+/// Runs gnuplot on `script` and returns what it wrote to stdout. Throws Error (exit 3) with
+/// gnuplot's first error line when it fails.
+std::string run_gnuplot(const std::string& script);
+
+/// Renders `script` and writes the SVG to `path` through a temporary file and rename, so a
+/// reader never sees half a chart.
+void write_plot(const std::string& path, const std::string& script);
+
+}  // namespace iobench

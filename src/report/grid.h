@@ -1,0 +1,58 @@
+// Aligned text tables for the terminal: columns with one- or two-line headers, cells that
+// may carry a colour, and the bars drawn beside the numbers. Shared by every table iobench
+// prints (strategies, commands, sweeps, trace).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace iobench {
+
+/// SGR escape codes. Written only when the table is rendered with colour.
+namespace style {
+inline constexpr const char* kNone = "";
+inline constexpr const char* kBold = "\x1b[1m";
+inline constexpr const char* kDim = "\x1b[2m";
+inline constexpr const char* kRed = "\x1b[31m";
+inline constexpr const char* kGreen = "\x1b[32m";
+inline constexpr const char* kYellow = "\x1b[33m";
+inline constexpr const char* kBlue = "\x1b[34m";
+inline constexpr const char* kCyan = "\x1b[36m";
+inline constexpr const char* kReset = "\x1b[0m";
+}  // namespace style
+
+/// Text wrapped in a style (and a reset) when colour is on; the text alone otherwise.
+std::string paint(const std::string& text, const char* sgr, bool color);
+
+/// Display width of UTF-8 text: code points, not bytes (µ, ×, — and ▉ are one column each).
+std::size_t display_width(const std::string& s);
+
+/// A horizontal bar of `width` columns filled to `fraction` (0..1) in eighths of a column
+/// (▏▎▍▌▋▊▉█), so eight columns show 64 steps. Any fraction above 0 shows at least an eighth,
+/// so "a little" never looks like "none".
+std::string bar(double fraction, std::size_t width);
+
+struct GridColumn {
+  GridColumn(std::string t, bool r = true, std::string o = {}, std::size_t g = 2)
+      : title(std::move(t)), right(r), over(std::move(o)), gap(g) {}
+  std::string title;  // bottom header line
+  bool right;         // numbers right-aligned, names left
+  std::string over;   // optional top header line (two-line headers keep columns narrow)
+  std::size_t gap;    // spaces before this column (a bar sits one space from its number)
+};
+
+struct GridCell {
+  GridCell(std::string t = {}, const char* s = style::kNone) : text(std::move(t)), sgr(s) {}
+  GridCell(const char* t, const char* s = style::kNone) : text(t), sgr(s) {}
+  std::string text;
+  const char* sgr;
+};
+
+/// Header lines, a rule, and one line per row; trailing blanks trimmed. Styles are applied
+/// after padding, so escape codes never disturb the alignment.
+std::string render_grid(const std::vector<GridColumn>& cols,
+                        const std::vector<std::vector<GridCell>>& rows, bool color = false);
+
+}  // namespace iobench

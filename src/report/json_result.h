@@ -1,0 +1,13 @@
+// The JSON object of one result row, as `iobench/1` writes it in results[]: shared by every
+// document that carries results (iobench/1, iobench-sweep/1), so a row reads the same in each.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "result.h"
+
+namespace iobench {
+
+nlohmann::json result_json(const StrategyResult& r);
+
+}  // namespace iobench

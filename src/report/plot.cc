@@ -1,0 +1,259 @@
+#include "report/plot.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/table_parts.h"
+
+namespace iobench {
+namespace {
+
+// A projector is read from the back of the room: 1600×900 (16:9), 22-point text.
+constexpr const char* kTerminal =
+    "set terminal svg size 1600,900 fixed enhanced font 'Sans,22' background '#ffffff'\n"
+    "set encoding utf8\n";
+// Colour-blind-safe categorical colours (Paul Tol's "bright" and "muted"), one per row,
+// kept by the row's place in the report so a strategy has one colour in every panel.
+constexpr const char* kColours[] = {"#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE",
+                                    "#AA3377", "#777777", "#332288", "#117733", "#882255"};
+
+/// A gnuplot double-quoted string: backslash and quote escaped. Every text element is also
+/// marked noenhanced, so names like writer_c print as written.
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+struct TimeUnit {
+  double ns;
+  const char* name;
+};
+TimeUnit time_unit(double max_ns) {
+  if (max_ns >= 10e9) return {1e9, "s"};
+  if (max_ns >= 1e6) return {1e6, "ms"};
+  if (max_ns >= 1e3) return {1e3, "µs"};
+  return {1, "ns"};
+}
+
+/// A round tic step (1, 2 or 5 × 10ⁿ) giving about four tics over [0, range]: more crowd
+/// the labels in a third of the width.
+double tic_step(double range) {
+  const double raw = range / 4;
+  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * magnitude >= raw) return m * magnitude;
+  return 10 * magnitude;
+}
+
+std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : "NaN"; }
+
+std::string machine(const BenchReport& rep) {
+  return fmt::format("{} · {} CPUs · Linux {}", rep.host.cpu, rep.host.cpus, rep.host.kernel);
+}
+
+std::string runs_text(const BenchReport& rep) {
+  return fmt::format("median of {} run{}", rep.runs, rep.runs == 1 ? "" : "s");
+}
+
+std::string lines_text(const BenchReport& rep) {
+  return fmt::format("{} lines ({}) on {}", format_count(rep.lines),
+                     format_bytes(static_cast<double>(rep.bytes)), rep.filesystem);
+}
+
+/// One horizontal-bar panel. Bars run from `base` to the value (boxxyerror), one plot element
+/// per row so each is a countable, titled mark; the labels are one more element.
+struct Panel {
+  std::string title, xlabel;
+  int column;          // data column with the value
+  int label_column;    // data column with the text beside the bar
+  bool log = false;    // log scale: bars start at 0.5 (a bar for "1 call" stays visible)
+  double max = 0;      // largest value, for the range
+  double min_max = 0;  // the range reaches at least this (100 for a percentage)
+};
+
+std::string panel_script(const Panel& p, const std::vector<std::string>& rows, double left,
+                         double right, bool names, const std::string& tics) {
+  const std::size_t n = rows.size();
+  std::string s;
+  s += fmt::format("set lmargin at screen {:.3f}\nset rmargin at screen {:.3f}\n", left, right);
+  s += fmt::format("set title {} noenhanced\nset xlabel {} noenhanced\n", quote(p.title),
+                   quote(p.xlabel));
+  if (names)
+    s += "set ytics (" + tics + ") noenhanced\n";
+  else
+    s += "set ytics (\"\" 0)\n";  // rows line up with the first panel's names
+  const double base = p.log ? 0.5 : 0;
+  const double top = std::max(p.max, p.min_max);
+  if (p.log) {
+    s += "set logscale x 10\nset xtics autofreq\nset mxtics 1\nset format x '%.0s%c'\n";
+    s += fmt::format("set xrange [0.5:{}]\n", number(std::max(10.0, top) * 8));  // room for labels
+  } else {
+    const double range = top > 0 ? top * 1.45 : 1;
+    s += fmt::format("unset logscale x\nset format x '%g'\nset xtics 0, {}\n",
+                     number(tic_step(range)));
+    s += fmt::format("set xrange [0:{}]\n", number(range));
+  }
+  s += "plot ";
+  for (std::size_t i = 0; i < n; ++i) {
+    // x:y:xlow:xhigh:ylow:yhigh, a bar 0.7 rows thick.
+    s += fmt::format(
+        "$rows every ::{0}::{0} using {1}:1:({2}):{1}:($1-0.35):($1+0.35) "
+        "with boxxyerror fc rgb {3} fs solid 0.9 border lc rgb '#333333' title {4} noenhanced, "
+        "\\\n  ",
+        i, p.column, number(base), quote(kColours[i % std::size(kColours)]), quote(rows[i]));
+  }
+  s += fmt::format(
+      "$rows using (valid({0}) ? ${0} : {1}):1:{2} with labels left offset 0.6,0 "
+      "font ',20' noenhanced notitle\n",
+      p.column, number(base), p.label_column);
+  return s;
+}
+
+}  // namespace
+
+std::string comparison_plot_script(const BenchReport& rep) {
+  const bool commands = !rep.commands.empty();
+  std::vector<const StrategyResult*> rows;
+  for (const StrategyResult* r : sorted_rows(rep))
+    if (r->status == ResultStatus::kOk) rows.push_back(r);
+  double max_time = 0, max_calls = 0, max_share = 0;
+  for (auto* r : rows) max_time = std::max(max_time, r->time_ns.median);
+  const TimeUnit unit = time_unit(max_time);
+
+  std::string s = kTerminal;
+  std::string title =
+      commands ? fmt::format("iobench compare: {} commands · {}", rows.size(), runs_text(rep))
+               : fmt::format("iobench: {} · {}", lines_text(rep), runs_text(rep));
+  s += fmt::format("set multiplot title {} noenhanced font 'Sans,26'\n",
+                   quote(title + "\n" + machine(rep)));
+  s += "unset key\nset border 3\nset xtics nomirror\nset ytics nomirror scale 0\n"
+       "set grid xtics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen 0.13\n";
+  s += fmt::format("set yrange [{}:-0.6]\n", number(static_cast<double>(rows.size()) - 0.4));
+  // Names stay out of the data block (quoted strings are safe for any character).
+  std::string tics;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    names.push_back(rows[i]->strategy);
+    tics += fmt::format("{}{} {}", i ? ", " : "", quote(rows[i]->strategy), i);
+  }
+  // Data: row, time, calls, share, then the three labels.
+  s += "$rows << EOD\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const StrategyResult& r = *rows[i];
+    const double time = r.time_ns.median / unit.ns;
+    double calls = NAN, share = NAN;
+    std::string calls_text = "not traced", share_text = "—";
+    if (r.write_calls) {
+      calls = static_cast<double>(*r.write_calls);
+      calls_text = format_count(*r.write_calls);
+      max_calls = std::max(max_calls, calls);
+    }
+    if (auto pct = syscall_share(r)) {
+      share = *pct;
+      share_text = fmt::format("{:.0f}%", share);
+      max_share = std::max(max_share, share);
+    }
+    s += fmt::format("{} {} {} {} {} {} {}\n", i, number(time), number(calls > 0 ? calls : NAN),
+                     number(share), quote(format_duration(r.time_ns.median)), quote(calls_text),
+                     quote(share_text));
+  }
+  s += "EOD\n";
+  // Bars need at least 0.5 on a log axis: a row with 0 calls keeps its label and no bar.
+  s += panel_script(
+      {"median time", fmt::format("time ({})", unit.name), 2, 5, false, max_time / unit.ns, 0},
+      names, 0.17, 0.40, true, tics);
+  s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max_calls, 0}, names, 0.45,
+                    0.69, false, tics);
+  s += panel_script({"time in those calls", "% of median time", 4, 7, false, max_share, 100}, names,
+                    0.74, 0.97, false, tics);
+  s += "unset multiplot\n";
+  return s;
+}
+
+std::string sweep_plot_script(const SweepReport& rep) {
+  const BenchReport& b = rep.base;
+  std::vector<const SweepPoint*> pts;
+  for (const auto& p : rep.points)
+    if (p.result.status == ResultStatus::kOk) pts.push_back(&p);
+  double max_time = 0;
+  bool zero_value = false, zero_calls = false;
+  for (auto* p : pts) {
+    max_time = std::max(max_time, p->result.time_ns.median);
+    zero_value = zero_value || p->value == 0;
+    zero_calls = zero_calls || !p->result.write_calls || *p->result.write_calls == 0;
+  }
+  const TimeUnit unit = time_unit(max_time);
+  std::string s = kTerminal;
+  const std::string what =
+      rep.parameter == "lines" ? fmt::format("on {}", b.filesystem) : lines_text(b);
+  s += fmt::format("set multiplot layout 1,2 title {} noenhanced font 'Sans,26'\n",
+                   quote(fmt::format("iobench sweep: {} {} · {} · {}\n{}", rep.strategy, rep.flag,
+                                     what, runs_text(b), machine(b))));
+  s += "unset key\nset border 3\nset xtics nomirror noenhanced\nset ytics nomirror\n"
+       "set grid xtics ytics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen "
+       "0.14\n";
+  // Logarithmic where it can be: both quantities span orders of magnitude.
+  if (!zero_value) s += "set logscale x 10\n";
+  std::string tics;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    tics += fmt::format("{}{} {}", i ? ", " : "", quote(format_sweep_value(rep, pts[i]->value)),
+                        number(static_cast<double>(pts[i]->value)));
+  if (!pts.empty()) s += "set xtics (" + tics + ") rotate by 30 right\n";
+  if (pts.size() > 1) {
+    const double lo = static_cast<double>(pts.front()->value),
+                 hi = static_cast<double>(pts.back()->value);
+    s += zero_value ? fmt::format("set xrange [{}:{}]\n", number(lo - (hi - lo) * 0.05),
+                                  number(hi + (hi - lo) * 0.05))
+                    : fmt::format("set xrange [{}:{}]\n", number(lo / 1.5), number(hi * 1.5));
+  }
+  const std::string xlabel = rep.parameter == "lines"
+                                 ? "lines written"
+                                 : fmt::format("{}{}", rep.flag, rep.sizes ? " (bytes)" : "");
+  s += fmt::format("set xlabel {} noenhanced\n", quote(xlabel + (zero_value ? "" : ", log scale")));
+  s += "$points << EOD\n";
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const StrategyResult& r = pts[i]->result;
+    s += fmt::format("{} {} {}\n", number(static_cast<double>(pts[i]->value)),
+                     number(r.write_calls ? static_cast<double>(*r.write_calls) : NAN),
+                     number(r.time_ns.median / unit.ns));
+  }
+  s += "EOD\n";
+  if (rep.knee) {
+    const double knee = static_cast<double>(rep.points[*rep.knee].value);
+    s += fmt::format(
+        "set arrow 1 from {0}, graph 0 to {0}, graph 1 nohead dt 2 lw 2 lc rgb '#AA3377'\n"
+        "set label 1 {1} at {0}, graph 0.95 offset 0.5,0 textcolor rgb '#AA3377' noenhanced\n",
+        number(knee), quote("knee: " + format_sweep_value(rep, rep.points[*rep.knee].value)));
+  }
+  auto panel = [&](const char* title, const std::string& ylabel, int column, bool log) {
+    std::string p = fmt::format("set title {} noenhanced\nset ylabel {} noenhanced\n", quote(title),
+                                quote(ylabel));
+    // Counts read best as 10k, 1M; times are already in the axis' unit.
+    p += log ? fmt::format("set logscale y 10\nset format y '{}'\n", column == 2 ? "%.0s%c" : "%g")
+             : "unset logscale y\nset format y '%g'\nset yrange [0:*]\n";
+    p += fmt::format("plot $points using 1:{} with lines lw 3 lc rgb '#4477AA' notitle", column);
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      p += fmt::format(
+          ", \\\n  $points every ::{0}::{0} using 1:{1} with points pt 7 ps 2 lc rgb '#4477AA' "
+          "title {2} noenhanced",
+          i, column, quote(format_sweep_value(rep, pts[i]->value)));
+    return p + "\n";
+  };
+  s += panel("write calls", zero_calls ? "calls" : "calls (log scale)", 2, !zero_calls);
+  s += "set autoscale y\n";
+  s += panel("median time", fmt::format("time ({}, log scale)", unit.name), 3, max_time > 0);
+  s += "unset multiplot\n";
+  return s;
+}
+
+}  // namespace iobench

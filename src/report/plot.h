@@ -1,0 +1,24 @@
+// Charts as gnuplot scripts: pure functions from results to a script whose output is an SVG
+// for a projector (large fonts, labelled axes with units, a title naming N and the machine).
+// Running gnuplot is the caller's job (src/gnuplot.h).
+//
+// Every bar or point is its own gnuplot plot element titled with its strategy, command or
+// value, so the SVG holds one <g id="gnuplot_plot_..."><title>NAME</title> per mark and
+// panel: a test (or a script) can count them.
+#pragma once
+
+#include <string>
+
+#include "report/reporter.h"
+#include "report/sweep_report.h"
+
+namespace iobench {
+
+/// Three panels of horizontal bars, one bar per measured row: median time, write calls (log
+/// scale) and the share of the median time spent in those calls.
+std::string comparison_plot_script(const BenchReport& rep);
+
+/// Two log–log panels against the swept value: write calls and median time, the knee marked.
+std::string sweep_plot_script(const SweepReport& rep);
+
+}  // namespace iobench

@@ -1,0 +1,179 @@
+#include "report/table_parts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/grid.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+namespace {
+
+bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk && r.time_ns.median > 0; }
+bool measured(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
+
+double relative_sigma(const Stats& s) {
+  return s.samples.size() > 1 && s.mean > 0 ? s.stddev / s.mean : 0;
+}
+
+}  // namespace
+
+std::vector<const StrategyResult*> sorted_rows(const BenchReport& rep) {
+  std::vector<const StrategyResult*> rows;
+  for (const auto& r : rep.results) rows.push_back(&r);
+  auto calls = [](const StrategyResult* r) {
+    return r->write_calls ? static_cast<double>(*r->write_calls) : HUGE_VAL;
+  };
+  switch (rep.sort) {
+    case SortOrder::kRegistry:
+      break;
+    case SortOrder::kName:
+      std::stable_sort(rows.begin(), rows.end(),
+                       [](auto* a, auto* b) { return a->strategy < b->strategy; });
+      break;
+    case SortOrder::kTime:
+      std::stable_sort(rows.begin(), rows.end(), [](auto* a, auto* b) {
+        if (measured(*a) != measured(*b)) return measured(*a);
+        return a->time_ns.median < b->time_ns.median;
+      });
+      break;
+    case SortOrder::kSyscalls:
+      std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) {
+        if (measured(*a) != measured(*b)) return measured(*a);
+        return calls(a) < calls(b);
+      });
+      break;
+  }
+  return rows;
+}
+
+Speedup speedup(const StrategyResult& faster, const StrategyResult& slower) {
+  Speedup s{&faster, &slower, 0, 0};
+  if (faster.time_ns.median <= 0) return s;
+  s.ratio = slower.time_ns.median / faster.time_ns.median;
+  if (faster.time_ns.samples.size() > 1 && slower.time_ns.samples.size() > 1)
+    s.sigma = s.ratio * std::hypot(relative_sigma(faster.time_ns), relative_sigma(slower.time_ns));
+  return s;
+}
+
+Comparison compare_rows(const BenchReport& rep) {
+  Comparison c;
+  const bool strategies = rep.commands.empty();
+  std::vector<const StrategyResult*> rows;
+  for (const auto& r : rep.results)
+    if (ok(r) && !(strategies && r.strategy == "format-only")) rows.push_back(&r);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](auto* a, auto* b) { return a->time_ns.median < b->time_ns.median; });
+  if (rows.empty()) return c;
+  if (strategies) {
+    for (auto* r : rows)
+      if (r->strategy == "unbuffered") c.reference = r, c.against_naive = true;
+  }
+  if (!c.reference) c.reference = rows.front();
+  for (auto* r : rows) {
+    if (r == c.reference) continue;
+    if (c.against_naive && r->time_ns.median < c.reference->time_ns.median)
+      c.lines.push_back(speedup(*r, *c.reference));
+    else
+      c.lines.push_back(speedup(*c.reference, *r));
+  }
+  return c;
+}
+
+std::string render_summary(const Comparison& cmp, bool color) {
+  if (cmp.lines.empty()) return "";
+  std::string out = paint("Summary", style::kBold, color);
+  out += cmp.against_naive ? " (each strategy against unbuffered: one write(2) per line)\n" : "\n";
+  for (const Speedup& s : cmp.lines) {
+    std::string ratio = fmt::format("{:.2f}", s.ratio);
+    if (s.sigma > 0) ratio += fmt::format(" ± {:.2f}", s.sigma);
+    out += fmt::format("  {} ran {} times faster than {}\n",
+                       paint(s.faster->strategy, style::kBold, color),
+                       paint(ratio, style::kGreen, color), s.slower->strategy);
+  }
+  return out;
+}
+
+/// Relative speed in a few columns: "33.5× faster", "3.15× slower".
+std::string format_relative(double reference, double value) {
+  if (value <= 0 || reference <= 0) return "—";
+  const double ratio = reference / value;
+  if (std::fabs(ratio - 1.0) < 0.005) return "1.00×";
+  const double x = ratio >= 1 ? ratio : 1 / ratio;
+  const char* word = ratio >= 1 ? "faster" : "slower";
+  if (x >= 100) return fmt::format("{:.0f}× {}", x, word);
+  return x >= 10 ? fmt::format("{:.1f}× {}", x, word) : fmt::format("{:.2f}× {}", x, word);
+}
+
+std::optional<double> syscall_time(const StrategyResult& r) {
+  if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming) return std::nullopt;
+  // Calls that took no time at all after the tracer's cost was subtracted: the cost per stop
+  // varied more than the calls themselves took. Not a measurement of zero.
+  if (*r.syscall_time_ns <= 0 && r.write_calls && *r.write_calls > 0) return std::nullopt;
+  return static_cast<double>(*r.syscall_time_ns);
+}
+
+bool syscall_time_lost(const StrategyResult& r) {
+  return r.syscall_time_ns && *r.syscall_time_ns <= 0 && r.trace &&
+         r.trace->mode == TraceMode::kTiming && r.write_calls && *r.write_calls > 0;
+}
+
+std::optional<double> syscall_share(const StrategyResult& r) {
+  auto t = syscall_time(r);
+  if (!t || r.time_ns.median <= 0) return std::nullopt;
+  return 100.0 * *t / r.time_ns.median;
+}
+
+const char* const kLostNote =
+    "syscall time —: the calls took less than the tracer's own cost varied by; it was lost in the\n"
+    "  subtraction. A quieter machine measures it.";
+
+const char* const kShareNote =
+    "% of time above 100%: syscall time comes from the traced run, where every stop for the "
+    "tracer\n"
+    "  leaves the caches cold, so each call costs more than it does untraced. Read it as \"nearly "
+    "all\".";
+
+std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
+  std::string where = rep.dir.empty() ? "" : fmt::format("{} on {} · ", rep.dir, rep.filesystem);
+  return fmt::format(
+      "iobench {} · {} · {} run{} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n", rep.version,
+      what, rep.runs, rep.runs == 1 ? "" : "s", rep.warmup, per, where, rep.host.cpu, rep.host.cpus,
+      rep.host.kernel);
+}
+
+std::string render_provenance(const BenchReport& rep, const char* per) {
+  const bool commands = !rep.commands.empty();
+  std::string out;
+  out += fmt::format("time, CPU (user+sys), faults: median of {} untraced run{} per {}{}.\n",
+                     rep.runs, rep.runs == 1 ? "" : "s", per,
+                     commands ? " (wall time of the whole process: fork to wait4)" : "");
+  if (rep.traced) {
+    out +=
+        fmt::format("write calls, syscall time: one traced run per {} (ptrace + seccomp, {} mode",
+                    per, rep.trace_mode == TraceMode::kTiming ? "timing" : "count");
+    std::string more;
+    if (rep.pinned) more = "tracer pinned to the tracee's CPU";
+    if (rep.trace_mode == TraceMode::kTiming)
+      more += fmt::format("{}{} tracer cost per call subtracted", more.empty() ? "" : ", ",
+                          format_duration(static_cast<double>(rep.tracer_overhead_ns)));
+    out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
+    if (commands)
+      out +=
+          "write calls: write, writev, pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice "
+          "and\n"
+          "  copy_file_range to any file but stdout, stderr, pipes and sockets; io_uring_enter on "
+          "rings.\n";
+    else
+      out +=
+          "write calls: calls that write data to the output file (write, writev, pwrite...);\n"
+          "  io_uring_enter on the ring for io_uring. ftruncate/fsync are in --format json.\n";
+  } else {
+    out += "write calls: not traced (--no-trace).\n";
+  }
+  return out;
+}
+
+}  // namespace iobench

@@ -1,0 +1,69 @@
+// Parts every results table shares (strategies, commands, sweeps): the heading, the summary
+// in hyperfine's words ("buffered ran 28.40 ± 1.20 times faster than unbuffered") and the
+// footer that says where every number came from.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/reporter.h"
+
+namespace iobench {
+
+/// The rows in the order --sort asks for; rows that did not measure go last in every order.
+std::vector<const StrategyResult*> sorted_rows(const BenchReport& rep);
+
+/// How many times faster `faster` ran than `slower`: the ratio of the medians the table
+/// shows, with hyperfine's error propagation for a ratio, ratio·√((σa/a)² + (σb/b)²), taking
+/// each side's relative σ from its mean and standard deviation. sigma is 0 when either side
+/// had a single run (no spread to propagate).
+struct Speedup {
+  const StrategyResult* faster = nullptr;
+  const StrategyResult* slower = nullptr;
+  double ratio = 0;
+  double sigma = 0;
+};
+Speedup speedup(const StrategyResult& faster, const StrategyResult& slower);
+
+struct Comparison {
+  const StrategyResult* reference = nullptr;  // the row the "vs" column compares against
+  bool against_naive = false;                 // the reference is unbuffered
+  std::vector<Speedup> lines;                 // fastest first
+};
+
+/// Which rows the summary compares. For strategies, each one against unbuffered, the naive
+/// program every talk starts from: the question an audience asks is "what does this buy me
+/// over one write per line?", and hyperfine's "fastest against each slower one" would crown
+/// format-only, which writes nothing (it is left out: it is the floor, not a contender).
+/// Without unbuffered, and for `iobench compare` (no natural baseline), hyperfine's form:
+/// the fastest against each slower one.
+Comparison compare_rows(const BenchReport& rep);
+
+/// "Summary" and one line per comparison; "" when there is nothing to compare.
+std::string render_summary(const Comparison& cmp, bool color);
+
+/// How a row's median compares with the reference's, in a few columns: "33.5× faster",
+/// "3.15× slower", "1.00×".
+std::string format_relative(double reference_ns, double value_ns);
+
+/// The time a row's write calls took (traced run, tracer cost subtracted), or nullopt when
+/// the trace had no times or the time was lost in the subtraction (syscall_time_lost).
+std::optional<double> syscall_time(const StrategyResult& r);
+/// Calls were made but their time came out as zero after subtracting the tracer's cost.
+bool syscall_time_lost(const StrategyResult& r);
+/// syscall_time as a share of the untraced median, in percent.
+std::optional<double> syscall_share(const StrategyResult& r);
+
+/// Notes for tables where a share reads above 100%, or a syscall time was lost.
+extern const char* const kShareNote;
+extern const char* const kLostNote;
+
+/// Two lines naming the version, the work (`what`), the runs, the CPU and the kernel.
+std::string render_heading(const BenchReport& rep, const std::string& what, const char* per);
+
+/// Where every number came from: untraced medians, the traced run, what a write call is.
+/// `per` names a row ("strategy", "command", "value").
+std::string render_provenance(const BenchReport& rep, const char* per);
+
+}  // namespace iobench

@@ -1,0 +1,21 @@
+// What the terminal on the other end of an fd can show: colour, and how wide a line is.
+#pragma once
+
+#include <cstddef>
+
+#include "options.h"
+
+namespace iobench {
+
+/// Whether fd is a terminal (not a pipe, a file or /dev/null).
+bool is_terminal(int fd) noexcept;
+
+/// Whether to write escape codes to fd: `always` always does, `never` never does, and `auto`
+/// only on a terminal, and not when NO_COLOR is set to anything non-empty (no-color.org) or
+/// TERM is "dumb". An explicit --color always wins over NO_COLOR, as no-color.org allows.
+bool use_color(ColorMode mode, int fd) noexcept;
+
+/// The terminal's width in columns, or `fallback` when fd is not a terminal.
+std::size_t terminal_width(int fd, std::size_t fallback = 80) noexcept;
+
+}  // namespace iobench
