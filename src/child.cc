@@ -14,6 +14,7 @@
 
 #include "error.h"
 #include "interrupt.h"
+#include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -127,11 +128,15 @@ ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
   return run;
 }
 
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& tracer,
-                    std::optional<std::chrono::nanoseconds> timeout) {
+namespace {
+
+/// A traced run by either backend: `run` forks, counts and reaps a child running `main`.
+template <typename Backend>
+ChildRun run_counted(const Strategy& strategy, const WriteJob& job, Backend& backend,
+                     std::optional<std::chrono::nanoseconds> timeout) {
   SharedReport report;
   Report* shared = report.operator->();
-  TraceResult trace = tracer.run([&]() noexcept { return child_main(strategy, job, shared); }, timeout);
+  TraceResult trace = backend.run([&]() noexcept { return child_main(strategy, job, shared); }, timeout);
   ChildRun run;
   fill_from_report(run, *shared);
   run.term_signal = trace.term_signal;
@@ -139,6 +144,18 @@ ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& trace
   run.timed_out = trace.timed_out;
   run.trace = std::move(trace);
   return run;
+}
+
+}  // namespace
+
+ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& tracer,
+                    std::optional<std::chrono::nanoseconds> timeout) {
+  return run_counted(strategy, job, tracer, timeout);
+}
+
+ChildRun run_traced(const Strategy& strategy, const WriteJob& job, PerfCounter& counter,
+                    std::optional<std::chrono::nanoseconds> timeout) {
+  return run_counted(strategy, job, counter, timeout);
 }
 
 }  // namespace iobench

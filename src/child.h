@@ -15,6 +15,7 @@
 namespace iobench {
 
 class Tracer;
+class PerfCounter;
 
 struct ChildRun {
   bool finished = false;   // the child returned from the strategy and reported
@@ -34,6 +35,10 @@ ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
 
 /// One run in a fresh child under the tracer.
 ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& tracer,
+                    std::optional<std::chrono::nanoseconds> timeout);
+
+/// One run in a fresh child counted by perf tracepoint counters (counts only).
+ChildRun run_traced(const Strategy& strategy, const WriteJob& job, PerfCounter& counter,
                     std::optional<std::chrono::nanoseconds> timeout);
 
 }  // namespace iobench

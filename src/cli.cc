@@ -17,6 +17,7 @@
 #include "gnuplot.h"
 #include "line_format.h"
 #include "registry.h"
+#include "tracer/perf_counter.h"
 
 namespace iobench {
 namespace {
@@ -176,18 +177,52 @@ std::vector<Expectation> parse_expectations(const std::vector<std::string>& text
   return out;
 }
 
+/// --tracer: perf only counts (no times, bytes, files or other syscalls), so auto takes it
+/// for --count-only runs alone, when the kernel lets us, and ptrace/seccomp otherwise.
+/// `needs_ptrace` names what only ptrace can give (--trace-all, --per-process), or is null.
+TracerBackend resolve_backend(const std::string& name, bool count_only, bool traced,
+                              const char* needs_ptrace) {
+  if (name != "auto" && name != "ptrace" && name != "perf")
+    throw Error("--tracer: unknown backend '" + name + "' (ptrace, perf, auto)");
+  if (name == "ptrace") return TracerBackend::kPtrace;
+  if (name == "perf") {
+    if (!count_only) throw Error("--tracer perf counts only; add --count-only");
+    if (needs_ptrace != nullptr)
+      throw Error(fmt::format("--tracer perf counts the write family only; drop {}", needs_ptrace));
+    if (!traced) return TracerBackend::kPtrace;  // --no-trace: nothing to count
+    // Checked now, so an unusable backend stops us before anything has run.
+    if (std::string why = perf_counting_unavailable(); !why.empty())
+      throw Error("--tracer perf: " + why);
+    return TracerBackend::kPerf;
+  }
+  if (!count_only || !traced || needs_ptrace != nullptr) return TracerBackend::kPtrace;
+  if (std::string why = perf_counting_unavailable(); !why.empty()) {
+    fmt::print(stderr, "iobench: note: perf counters unavailable ({}); counting with ptrace\n", why);
+    return TracerBackend::kPtrace;
+  }
+  return TracerBackend::kPerf;
+}
+
 struct TracerFlags {
   bool count_only = false, trace_all = false, no_pin = false;
+  std::string backend = "auto";
   void add(CLI::App& app) {
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
     app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_option("--tracer", backend,
+                   "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
+                   "--count-only, root, tracefs) or auto (default: perf for --count-only when "
+                   "available, else ptrace)");
   }
-  TracerOptions options() const {
+  /// `traced`: false with --no-trace. `per_process`: iobench trace --per-process.
+  TracerOptions options(bool traced = true, bool per_process = false) const {
     TracerOptions t;
     t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
     t.trace_all = trace_all;
     t.pin = !no_pin;
+    const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
+    t.backend = resolve_backend(backend, count_only, traced, needs_ptrace);
     return t;
   }
 };
@@ -318,7 +353,7 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) throw Error("trace: no command given (iobench trace -- COMMAND [ARGS...])");
     trace_opts.command = command;
-    trace_opts.tracer = trace_flags.options();
+    trace_opts.tracer = trace_flags.options(true, trace_opts.per_process);
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
     trace_opts.expectations = parse_expectations(trace_expects, true, {});
@@ -349,7 +384,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.format = parse_format(format);
   if (!timeout.empty()) o.timeout = parse_timeout(timeout);
   o.trace = !no_trace;
-  o.tracer = tracer_flags.options();
+  o.tracer = tracer_flags.options(o.trace);
   o.keep = keep;
   o.dir = dir;
   o.expectations = parse_expectations(expects, false, o.strategies);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "registry.h"
 #include "report/reporter.h"
 #include "runner.h"
+#include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -92,6 +94,7 @@ int run_bench(const BenchOptions& o) {
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
+  rep.tracer_backend = o.tracer.backend == TracerBackend::kPerf ? "perf" : "ptrace";
   set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
   if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
@@ -163,16 +166,19 @@ int run_trace(const TraceCommandOptions& o) {
   std::vector<char*> args;
   for (const auto& a : o.command) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  Tracer tracer(o.tracer);
   TraceReport rep;
   rep.command = o.command;
   rep.per_process = o.per_process;
-  rep.trace = tracer.run(
-      [&]() noexcept {
-        ::execv(program.c_str(), args.data());
-        return 127;  // as a shell does when exec fails
-      },
-      o.timeout);
+  const std::function<int()> exec_command = [&]() noexcept {
+    ::execv(program.c_str(), args.data());
+    return 127;  // as a shell does when exec fails
+  };
+  if (o.tracer.backend == TracerBackend::kPerf) {
+    rep.trace = PerfCounter().run(exec_command, o.timeout);
+  } else {
+    Tracer tracer(o.tracer);
+    rep.trace = tracer.run(exec_command, o.timeout);
+  }
   if (!rep.trace.available)
     fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n", rep.trace.unavailable_reason);
   if (!rep.trace.seccomp)

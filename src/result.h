@@ -45,6 +45,9 @@ struct TraceResult {
   bool available = false;
   std::string unavailable_reason;
   TraceMode mode = TraceMode::kTiming;
+  // Who counted: "ptrace" (ptrace + seccomp) or "perf" (tracepoint counters: calls only,
+  // no files, bytes, times or errors; pinned and seccomp mean nothing).
+  std::string backend = "ptrace";
   bool pinned = false;
   bool seccomp = true;             // false: fell back to PTRACE_SYSCALL on every syscall
   std::int64_t overhead_ns = 0;    // calibrated tracer cost per call, subtracted from times

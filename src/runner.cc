@@ -14,6 +14,7 @@
 #include "error.h"
 #include "line_format.h"
 #include "temp_dir.h"
+#include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
 #include "verify.h"
 
@@ -24,6 +25,7 @@ struct Runner::Impl {
   TempDir dir;
   std::string canonical_dir;
   std::unique_ptr<Tracer> tracer;
+  std::unique_ptr<PerfCounter> perf;  // instead of tracer with --tracer perf
   bool warned_untraceable = false;
   bool warned_no_seccomp = false;
   bool pinned = false;
@@ -35,7 +37,9 @@ struct Runner::Impl {
     canonical_dir = real ? real : dir.path();
     ::free(real);
     if (options.keep) dir.keep();
-    if (options.trace) {
+    if (options.trace && options.tracer.backend == TracerBackend::kPerf) {
+      perf = std::make_unique<PerfCounter>();
+    } else if (options.trace) {
       TracerOptions t = options.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
       if (t.calibration_dir.empty()) t.calibration_dir = dir.path();
@@ -81,6 +85,16 @@ void attribute_write_calls(const TraceResult& trace, const std::string& target_p
                            StrategyResult& result) {
   std::uint64_t calls = 0;
   std::int64_t time_ns = 0;
+  if (trace.backend == "perf") {
+    // Counters cannot tell fds apart, so there are no per-file stats: count the whole child.
+    // Exact all the same, because a strategy's child writes to nothing but its target file
+    // (it reports through shared memory) and has one io_uring ring at most.
+    for (const auto& [name, st] : trace.syscalls)
+      if (writes_data(name) || name == "io_uring_enter") calls += st.calls;
+    result.write_calls = calls;
+    result.syscall_time_ns = 0;  // count mode: no times
+    return;
+  }
   for (const FileStats& f : trace.files) {
     // io_uring's writes reach the file with no write call: its io_uring_enter calls count.
     const bool ring = f.path == "anon_inode:[io_uring]";
@@ -146,8 +160,9 @@ StrategyResult Runner::run_one(const Strategy& s) {
   };
 
   const int total = o.warmup + o.runs;
+  const bool traced = impl_->tracer || impl_->perf;
   auto notify = [&](int run, RunKind kind) {
-    if (impl_->observer) impl_->observer({s.name, run, total + (impl_->tracer ? 1 : 0), kind});
+    if (impl_->observer) impl_->observer({s.name, run, total + (traced ? 1 : 0), kind});
   };
   for (int i = 0; i < total; ++i) {
     notify(i + 1, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed);
@@ -161,7 +176,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
       nvcsw.push_back(run.usage.ru_nvcsw);
       nivcsw.push_back(run.usage.ru_nivcsw);
     }
-    const bool last = i == total - 1 && !impl_->tracer;
+    const bool last = i == total - 1 && !traced;
     if (!(last && o.keep)) ::unlink(path.c_str());  // O_EXCL: every run creates the file anew
   }
   r.time_ns = summarize(times);
@@ -174,9 +189,10 @@ StrategyResult Runner::run_one(const Strategy& s) {
   r.voluntary_cs = med(nvcsw);
   r.involuntary_cs = med(nivcsw);
 
-  if (impl_->tracer) {
+  if (traced) {
     notify(total + 1, RunKind::kTraced);
-    ChildRun run = run_traced(s, job, *impl_->tracer, o.timeout);
+    ChildRun run = impl_->perf ? run_traced(s, job, *impl_->perf, o.timeout)
+                               : run_traced(s, job, *impl_->tracer, o.timeout);
     if (run.trace) {
       const TraceResult& t = *run.trace;
       if (!t.available && !impl_->warned_untraceable) {

@@ -67,6 +67,7 @@ json result_json(const StrategyResult& r) {
       {"write_calls", optional_json(r.write_calls)},
       {"syscall_time_ns", optional_json(r.syscall_time_ns)},
       {"traced_time_ns", optional_json(r.traced_time_ns)},
+      {"trace_backend", r.trace ? json(r.trace->backend) : json(nullptr)},
   };
   if (r.trace && r.trace->available) {
     j["syscalls"] = syscalls_json(r.trace->syscalls, r.trace->mode);
@@ -101,6 +102,7 @@ std::string render_json(const BenchReport& rep) {
         {"tracer",
          {{"enabled", rep.traced},
           {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+          {"backend", rep.tracer_backend},
           {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
           {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
                               ? json(rep.tracer_overhead_ns)
@@ -131,6 +133,7 @@ std::string render_trace_json(const TraceReport& rep) {
       {"command", rep.command},
       {"traced", t.available},
       {"mode", t.mode == TraceMode::kTiming ? "timing" : "count"},
+      {"backend", t.backend},
       {"pinned", t.pinned},
       {"overhead_ns", t.mode == TraceMode::kTiming && t.available ? json(t.overhead_ns) : json(nullptr)},
       {"syscalls", t.available ? syscalls_json(t.syscalls, t.mode) : json(nullptr)},

@@ -31,6 +31,7 @@ struct BenchReport {
   StrategyParams params;
   bool traced = false;
   TraceMode trace_mode = TraceMode::kTiming;
+  std::string tracer_backend = "ptrace";  // or "perf" (TracerBackend)
   bool pinned = false;
   std::int64_t tracer_overhead_ns = 0;
   std::vector<StrategyResult> results;

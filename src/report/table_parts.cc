@@ -152,8 +152,9 @@ std::string render_provenance(const BenchReport& rep, const char* per) {
                      commands ? " (wall time of the whole process: fork to wait4)" : "");
   if (rep.traced) {
     out +=
-        fmt::format("write calls, syscall time: one traced run per {} (ptrace + seccomp, {} mode",
-                    per, rep.trace_mode == TraceMode::kTiming ? "timing" : "count");
+        fmt::format("write calls, syscall time: one traced run per {} ({}, {} mode", per,
+                    rep.tracer_backend == "perf" ? "perf tracepoint counters" : "ptrace + seccomp",
+                    rep.trace_mode == TraceMode::kTiming ? "timing" : "count");
     std::string more;
     if (rep.pinned) more = "tracer pinned to the tracee's CPU";
     if (rep.trace_mode == TraceMode::kTiming)

@@ -48,6 +48,12 @@ bool is_write_family(std::string_view syscall_name) noexcept {
   return false;
 }
 
+std::vector<std::string_view> write_family_names() {
+  std::vector<std::string_view> names;
+  for (const auto& call : kWriteFamily) names.push_back(call.name);
+  return names;
+}
+
 namespace tracing {
 
 namespace {

@@ -12,10 +12,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "result.h"
 
 namespace iobench {
+
+/// Who counts a traced run: ptrace + seccomp (counts, bytes, times, files), or the kernel's
+/// perf tracepoint counters (counts only, ~10x cheaper; tracer/perf_counter.h). The CLI
+/// resolves --tracer auto to one of these before anything runs.
+enum class TracerBackend { kPtrace, kPerf };
 
 struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
@@ -25,6 +31,7 @@ struct TracerOptions {
   /// calibrated call walks the same write path as the calls it corrects. Best set to the
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
   std::string calibration_dir{};
+  TracerBackend backend = TracerBackend::kPtrace;  // kPerf requires mode kCount
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
@@ -72,5 +79,7 @@ class Tracer {
 
 /// The write family: the syscalls iobench counts as writes to a file.
 bool is_write_family(std::string_view syscall_name) noexcept;
+/// The write family's names, in the tracer's (libseccomp's) spelling.
+std::vector<std::string_view> write_family_names();
 
 }  // namespace iobench

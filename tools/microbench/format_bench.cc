@@ -12,13 +12,13 @@
 namespace iobench::microbench {
 namespace {
 
-constexpr std::size_t kBufferSize = 64 * 1024;  // format-only's buffer
+constexpr std::size_t kBufferSize = std::size_t{64} * 1024;  // format-only's buffer
 
 /// format_line, one line at a time, as the line-per-call strategies use it.
 void BM_FormatLine(benchmark::State& state) {
   const auto lines = static_cast<std::uint64_t>(state.range(0));
   alignas(64) static char buf[kBufferSize];
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     std::size_t used = 0;
     for (std::uint64_t i = 0; i < lines; ++i) {
       if (kBufferSize - used < kMaxLineBytes) used = 0;
@@ -34,7 +34,7 @@ void BM_FormatLine(benchmark::State& state) {
 void BM_LineStream(benchmark::State& state) {
   const auto lines = static_cast<std::uint64_t>(state.range(0));
   alignas(64) static char buf[kBufferSize];
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     LineStream stream(0, lines);
     while (!stream.done()) {
       benchmark::DoNotOptimize(stream.fill(buf, sizeof buf));
@@ -48,7 +48,7 @@ void BM_LineStream(benchmark::State& state) {
 void BM_ToCharsLoop(benchmark::State& state) {
   const auto lines = static_cast<std::uint64_t>(state.range(0));
   alignas(64) static char buf[kBufferSize];
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     char* p = buf;
     for (std::uint64_t i = 0; i < lines; ++i) {
       if (buf + kBufferSize - p < static_cast<std::ptrdiff_t>(kMaxLineBytes)) {

@@ -117,7 +117,7 @@ void run_case(benchmark::State& state, const Strategy* s, StrategyParams params,
   const WriteJob job{path.c_str(), params, expected_bytes(params.lines)};
   const Counts& counts = g_fixture->counts(key + "/" + std::to_string(params.lines), *s, job, name);
   bool first = true;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const StrategyOutcome out = s->run(job);
     state.PauseTiming();
     if (out.status != RunStatus::kOk) {

@@ -53,7 +53,7 @@ void BM_TracerCost(benchmark::State& state, TraceMode mode, bool pin, const Conf
   if (mode == TraceMode::kTiming) tracer.calibration();  // once, not inside the first sample
 
   double traced = 0, untraced = 0;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const std::int64_t t0 = now_ns();
     const TraceResult r = tracer.run(write_k_times);
     const std::int64_t t1 = now_ns();

@@ -1,0 +1,111 @@
+// --tracer through the real binary: the perf counting backend's exact counts, auto's choice,
+// and the usage errors with the exit status the README documents.
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+
+#include <nlohmann/json.hpp>
+
+#include "run_process.h"
+#include "tracer/perf_counter.h"
+
+namespace iobench {
+namespace {
+
+using testing::ProcessOutput;
+using testing::run_process;
+using testing::ScratchDir;
+
+ProcessOutput iobench(std::vector<std::string> args) {
+  args.insert(args.begin(), IOBENCH_BIN);
+  return run_process(args);
+}
+
+/// Why perf counting cannot run here, after mounting tracefs if it is missing (root only).
+/// Left mounted: unmounting would race with a parallel test that found it mounted.
+std::string perf_unavailable() {
+  if (!perf_counting_unavailable().empty())
+    ::mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr);
+  return perf_counting_unavailable();
+}
+
+TEST(PerfCli, UsageErrorsExitTwoBeforeAnythingRuns) {
+  ScratchDir dir;
+  ProcessOutput timing = iobench({"--lines", "100", "--strategy", "unbuffered", "--tracer", "perf",
+                                  "--dir", dir.path()});
+  EXPECT_EQ(timing.status, 2);
+  EXPECT_EQ(timing.err, "iobench: error: --tracer perf counts only; add --count-only\n");
+  EXPECT_EQ(timing.out, "");
+  ProcessOutput all = iobench({"--lines", "100", "--strategy", "unbuffered", "--tracer", "perf",
+                               "--count-only", "--trace-all", "--dir", dir.path()});
+  EXPECT_EQ(all.status, 2);
+  EXPECT_NE(all.err.find("drop --trace-all"), std::string::npos) << all.err;
+  ProcessOutput bogus = iobench({"--lines", "100", "--tracer", "ebpf", "--dir", dir.path()});
+  EXPECT_EQ(bogus.status, 2);
+  EXPECT_NE(bogus.err.find("unknown backend 'ebpf' (ptrace, perf, auto)"), std::string::npos) << bogus.err;
+  ProcessOutput trace = iobench({"trace", "--tracer", "perf", "--", WRITER_BIN, dir.path() + "/t", "1"});
+  EXPECT_EQ(trace.status, 2);
+  EXPECT_NE(trace.err.find("add --count-only"), std::string::npos) << trace.err;
+}
+
+TEST(PerfCli, PerfCountsAHundredThousandWrites) {
+  if (std::string why = perf_unavailable(); !why.empty()) {
+    // Where it cannot work, --tracer perf says why and runs nothing; auto falls back.
+    ScratchDir dir;
+    ProcessOutput r = iobench({"--lines", "100", "--strategy", "unbuffered", "--tracer", "perf",
+                               "--count-only", "--dir", dir.path()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    GTEST_SKIP() << "perf counting unavailable: " << why;
+  }
+  ScratchDir dir;
+  ProcessOutput r = iobench({"--lines", "100000", "--strategy", "unbuffered", "--tracer", "perf",
+                             "--count-only", "--runs", "1", "--warmup", "0", "--format", "json",
+                             "--dir", dir.path()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["config"]["tracer"]["backend"], "perf");
+  const auto& row = doc["results"][0];
+  EXPECT_EQ(row["trace_backend"], "perf");
+  EXPECT_EQ(row["write_calls"], 100000);
+  EXPECT_EQ(row["syscalls"]["write"]["calls"], 100000);
+  EXPECT_EQ(row["files"], nlohmann::json::array());  // counters cannot tell files apart
+}
+
+TEST(PerfCli, AutoCountsWithPerfAndTimesWithPtrace) {
+  if (std::string why = perf_unavailable(); !why.empty()) {
+    ScratchDir dir;
+    ProcessOutput r = iobench({"--lines", "100", "--strategy", "unbuffered", "--count-only",
+                               "--runs", "1", "--dir", dir.path()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("iobench: note: perf counters unavailable (" + why + "); counting with ptrace"),
+              std::string::npos) << r.err;
+    GTEST_SKIP() << "perf counting unavailable: " << why;
+  }
+  ScratchDir dir;
+  for (const bool count_only : {true, false}) {
+    std::vector<std::string> args{"--lines", "1000", "--strategy", "unbuffered,buffered,mmap",
+                                  "--runs", "1", "--warmup", "0", "--format", "json", "--dir", dir.path()};
+    if (count_only) args.push_back("--count-only");
+    ProcessOutput r = iobench(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    auto doc = nlohmann::json::parse(r.out);
+    const std::string backend = count_only ? "perf" : "ptrace";
+    EXPECT_EQ(doc["config"]["tracer"]["backend"], backend);
+    std::vector<int> counts;
+    for (const auto& row : doc["results"]) {
+      EXPECT_EQ(row["trace_backend"], backend);
+      counts.push_back(row["write_calls"]);
+    }
+    EXPECT_EQ(counts, (std::vector<int>{1000, 1, 0}));  // 12,890 bytes: one 64 KiB flush
+  }
+  ProcessOutput t = iobench({"trace", "--count-only", "--format", "json", "--", WRITER_BIN,
+                             dir.path() + "/t", "1000"});
+  ASSERT_EQ(t.status, 0) << t.err;
+  auto doc = nlohmann::json::parse(t.out);
+  EXPECT_EQ(doc["backend"], "perf");
+  EXPECT_EQ(doc["write_calls"], 1000);
+}
+
+}  // namespace
+}  // namespace iobench
