@@ -44,31 +44,44 @@ bool BaselineComparison::regressed() const {
   return false;
 }
 
+/// The member `key` of an object, or null: a const json's operator[] on a missing key is
+/// undefined behaviour, and a baseline file is untrusted input.
+const json& member(const json& object, const char* key) {
+  static const json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
 Baseline parse_baseline(const std::string& text, const std::string& origin) {
   auto bad = [&](const std::string& why) { return Error(fmt::format("--baseline {}: {}", origin, why)); };
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) throw bad("not valid JSON");
-  if (!doc.is_object() || doc.value("schema", "") != "iobench/1")
+  const json& schema = member(doc, "schema");
+  if (!schema.is_string() || schema.get<std::string>() != "iobench/1")
     throw bad("not an iobench/1 document (save one with --save-baseline)");
   Baseline b;
-  const json& config = doc["config"];
-  if (!config.is_object() || !config["lines"].is_number_unsigned()) throw bad("config.lines is missing");
-  b.lines = config["lines"].get<std::uint64_t>();
+  const json& config = member(doc, "config");
+  const json& lines = member(config, "lines");
+  if (!lines.is_number_unsigned()) throw bad("config.lines is missing");
+  b.lines = lines.get<std::uint64_t>();
   for (const char* k : kConfigKeys)
-    if (config.contains(k)) b.config[k] = value_text(config[k]);
-  if (!doc["results"].is_array()) throw bad("results is missing");
-  for (const json& r : doc["results"]) {
-    if (!r.is_object() || !r["strategy"].is_string()) throw bad("a result has no strategy name");
+    if (config.contains(k)) b.config[k] = value_text(member(config, k));
+  const json& results = member(doc, "results");
+  if (!results.is_array()) throw bad("results is missing");
+  for (const json& r : results) {
+    const json& name = member(r, "strategy");
+    if (!name.is_string()) throw bad("a result has no strategy name");
     BaselineRow row;
-    row.status = r.value("status", "");
-    row.write_calls = number(r.value("write_calls", json()));
-    if (r.contains("time_ns") && r["time_ns"].is_object()) row.time_median_ns = number(r["time_ns"].value("median", json()));
-    if (r.contains("syscalls") && r["syscalls"].is_object())
-      for (const auto& [name, st] : r["syscalls"].items())
-        if (st.is_object() && st.value("calls", json()).is_number())
-          row.syscall_calls[name] = st["calls"].get<double>();
-    std::string name = r["strategy"].get<std::string>();
-    if (b.rows.emplace(name, row).second) b.order.push_back(name);
+    const json& status = member(r, "status");
+    row.status = status.is_string() ? status.get<std::string>() : "";
+    row.write_calls = number(member(r, "write_calls"));
+    row.time_median_ns = number(member(member(r, "time_ns"), "median"));
+    const json& syscalls = member(r, "syscalls");
+    if (syscalls.is_object())
+      for (const auto& [sys, st] : syscalls.items())
+        if (auto calls = number(member(st, "calls"))) row.syscall_calls[sys] = *calls;
+    if (b.rows.emplace(name.get<std::string>(), row).second) b.order.push_back(name.get<std::string>());
   }
   return b;
 }

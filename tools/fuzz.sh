@@ -11,6 +11,7 @@ for name in expect size baseline; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/$name/* "$corpus"/
   echo "fuzz_$name: ${seconds}s"
-  build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$seconds" -max_len=4096 "$corpus" 2>&1 | tail -n 3
+  # Crash artifacts go to the scratch directory (printed on failure), never into the tree.
+  build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$seconds" -max_len=4096 -artifact_prefix="$corpus/" "$corpus" 2>&1 | tail -n 3
   rm -rf "$corpus"
 done
