@@ -38,7 +38,8 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-int poll_cq(io_uring* ring) noexcept;  // below: SQPOLL's wait for a completion
+int poll_cq(io_uring* ring) noexcept;          // below: SQPOLL's wait for a completion
+int wait_for_poller(io_uring* ring) noexcept;  // below: one look, waking it if it sleeps
 
 /// Owns the ring: io_uring_queue_exit on every return path.
 class Ring {
@@ -183,7 +184,14 @@ class UringWriter {
   /// Prepares a write of what is left of slot `id`; submitted with the rest of the round.
   int queue(unsigned id) noexcept {
     io_uring_sqe* sqe = io_uring_get_sqe(ring_);
-    // Cannot happen: writes in flight never exceed the ring's entries. Checked anyway.
+    // SQPOLL: the poller can post a write's completion before it publishes the submission
+    // ring's new head, so a slot that is free by its CQE may not have its SQE back yet.
+    // Wait for the head; never long (kEnter's io_uring_enter consumes before it returns).
+    while (sqe == nullptr && mode_ == UringMode::kSqpoll) {
+      if (int err = wait_for_poller(ring_)) return err;
+      sqe = io_uring_get_sqe(ring_);
+    }
+    // Cannot happen otherwise: writes in flight never exceed the ring's entries.
     if (sqe == nullptr) return EBUSY;
     Slot& s = slots_[id];
     io_uring_prep_write(sqe, fd_, s.buf.get() + s.done, static_cast<unsigned>(s.len - s.done),
@@ -230,13 +238,20 @@ bool refused(int rc) noexcept { return rc == -ENOSYS || rc == -EPERM || rc == -E
 /// io_uring_enter, which io_uring_submit makes only then. Returns 0 or an errno value.
 int poll_cq(io_uring* ring) noexcept {
   while (io_uring_cq_ready(ring) == 0) {
-    if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP) {
-      const int rc = io_uring_submit(ring);
-      if (rc < 0 && rc != -EINTR) return -rc;
-    }
-    cpu_relax();
-    ::sched_yield();
+    if (int err = wait_for_poller(ring)) return err;
   }
+  return 0;
+}
+
+/// SQPOLL: lets the poller get on (a pause and a yield), waking it if it fell asleep.
+/// Returns 0 or an errno value.
+int wait_for_poller(io_uring* ring) noexcept {
+  if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP) {
+    const int rc = io_uring_submit(ring);
+    if (rc < 0 && rc != -EINTR) return -rc;
+  }
+  cpu_relax();
+  ::sched_yield();
   return 0;
 }
 

@@ -2,16 +2,18 @@
 # The targets of README "Performance", checked in iobench's own output at N = 1e6:
 #   buffered, io_uring and mmap each within 1.3x of single-write (median times), and
 #   format-only within 1.2x of a plain std::to_chars loop (iobench-microbench's
-#   format/to_chars_loop at the same N, median of 7 repetitions, wall time).
-# Each iobench invocation is one round of `--no-trace --runs 7`; with ROUNDS > 1 every ratio
-# is the median over rounds, which keeps one noisy moment on a shared machine from deciding.
+#   format/to_chars_loop at the same N, median of 7 repetitions, wall time, measured just
+#   before and just after the iobench run of its round; their mean is the reference).
+# Each iobench invocation is one round of `--no-trace --runs 7`; every ratio is the median
+# over rounds, which keeps one noisy moment on a shared machine from deciding (whole runs on
+# a shared VM can shift by 1.5-2x from one minute to the next).
 # Exits 1 if a ratio misses. A measurement script, not a test.
-# Usage: tools/bench.sh [--bin PATH] [--microbench PATH] [--rounds R] [--lines N] [--dir DIR]
+# Usage: tools/bench.sh [--bin PATH] [--microbench PATH] [--rounds R (5)] [--lines N] [--dir DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${IOBENCH:-build/iobench}
 micro=${IOBENCH_MICROBENCH:-build/iobench-microbench}
-rounds=3
+rounds=5
 lines=1000000
 dir=${TMPDIR:-/tmp}
 while [ $# -gt 0 ]; do
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --lines) lines=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -35,22 +37,27 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 strategies=buffered,io_uring,mmap,single-write,format-only
-for r in $(seq "$rounds"); do
-  "$bin" --lines "$lines" --strategy "$strategies" --no-trace --runs 7 --dir "$dir" \
-    --format json >"$tmp/round$r.json"
+reference() {  # round, before|after
   "$micro" --benchmark_filter="^format/to_chars_loop/$lines\$" --benchmark_repetitions=7 \
     --benchmark_report_aggregates_only=true --iobench_trace=0 \
-    --benchmark_out="$tmp/micro$r.json" --benchmark_out_format=json >/dev/null 2>&1
+    --benchmark_out="$tmp/micro$1$2.json" --benchmark_out_format=json >/dev/null 2>&1
+}
+for r in $(seq "$rounds"); do
+  reference "$r" before
+  "$bin" --lines "$lines" --strategy "$strategies" --no-trace --runs 7 --dir "$dir" \
+    --format json >"$tmp/round$r.json"
+  reference "$r" after
 done
 echo "iobench --lines $lines --strategy $strategies --no-trace --runs 7   ($rounds rounds)"
 
 # ms per strategy per round (median of its 7 runs), and the to_chars loop's median.
 ms() { jq -r --arg s "$1" '.results[] | select(.strategy == $s) | .time_ns.median / 1e6' "$tmp/round$2.json"; }
-loop_ms() {
+micro_ms() {
   jq -r '.benchmarks[] | select(.aggregate_name == "median") |
          .real_time * (if .time_unit == "us" then 1e-3 elif .time_unit == "ns" then 1e-6 else 1 end)' \
     "$tmp/micro$1.json"
 }
+loop_ms() { awk -v a="$(micro_ms "$1before")" -v b="$(micro_ms "$1after")" 'BEGIN {print (a + b) / 2}'; }
 for s in ${strategies//,/ }; do
   printf '  %-14s' "$s"
   for r in $(seq "$rounds"); do printf '%10.2f ms' "$(ms "$s" "$r")"; done

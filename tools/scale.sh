@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Scale: runs strategies over N = 1e3 .. 1e7 lines (1e8, 1.2 GB per file, with --with-1e8),
+# Scale: runs strategies over N = 1e3 .. 1e7 lines (1e8, 1.4 GB per file, with --with-1e8),
 # untraced, and prints for each strategy the median time at every N, a least-squares fit
 # time = a + b*N (slope b in ns per line, and R^2), and the peak RSS at the largest N:
 #   parent  VmHWM of the iobench process itself (polled from /proc while it runs; a lower
 #           bound, but its peak is the streaming check, which runs between child runs)
-#   any     GNU time's "Maximum resident set size": the largest of iobench and every child
+#   max     GNU time's "Maximum resident set size": the largest of iobench and every child
 #           it waited for, i.e. the strategy's own footprint when that is larger
-# and checks that both stay under 64 MiB for every streaming strategy at N = 1e7.
+# and checks that both stay under 64 MiB for every streaming strategy at the largest N.
 # single-write is not streaming: at 1e7 it legitimately holds the whole 129 MB file in one
 # buffer, and above 1 GiB it refuses. A measurement script, not a test.
 #
@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --with-1e8) sizes+=(100000000); shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "scale.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
