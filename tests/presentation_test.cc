@@ -343,7 +343,8 @@ TEST(Plot, ComparisonChartHasOneBarPerStrategyInEachPanelAndDraws) {
   const std::string text = slurp(svg);
   ASSERT_FALSE(text.empty());
   const auto marks = mark_titles(text);
-  for (const json& res : json::parse(slurp(results))["results"]) {
+  const json doc = json::parse(slurp(results));  // a range-for over a temporary's member dangles
+  for (const json& res : doc["results"]) {
     // Three panels (time, write calls, share in syscalls); a row that did not measure
     // (io_uring where rings are refused) has no bar.
     const std::string name = res["strategy"];

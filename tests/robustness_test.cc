@@ -65,13 +65,18 @@ bool is_root() { return ::geteuid() == 0; }
 
 class Robustness : public ::testing::Test {
  protected:
-  void SetUp() override { ::setenv("IOBENCH_TEST_STRATEGIES", "1", 1); }
+  void SetUp() override {
+    ::setenv("IOBENCH_TEST_STRATEGIES", "1", 1);
+    ::unsetenv("ASAN_OPTIONS");
+  }
   void TearDown() override { EXPECT_EQ(leftover_processes(), std::vector<std::string>{}); }
 };
 
 // ---- faults during a run ----
 
 TEST_F(Robustness, ACrashingStrategyFailsItsRowAndTheOthersStillRun) {
+  // Under AddressSanitizer the child's SIGSEGV must stay a signal, not an ASan report.
+  ::setenv("ASAN_OPTIONS", "handle_segv=0", 1);
   ScratchDir dir;
   ProcessOutput r = iobench({"--lines", "1000", "--strategy", "buffered,test-crash,mmap", "--runs", "1",
                              "--format", "json", "--dir", dir.path()});
@@ -196,6 +201,8 @@ TEST_F(Robustness, IoUringRefusedIsAnUnsupportedRow) {
 }
 
 TEST_F(Robustness, PtraceRefusedWarnsOnceAndStillMeasuresTimes) {
+  // LeakSanitizer stops the world with ptrace, which this test forbids (sanitizer builds).
+  ::setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
   ScratchDir dir;
   ProcessOutput r = run_process({DENY_BIN, "ptrace", IOBENCH_BIN, "--lines", "1000", "--strategy",
                                  "buffered,writev", "--runs", "1", "--format", "json", "--dir", dir.path()});
