@@ -93,9 +93,13 @@ TEST_F(PerfBackend, StrategiesCountExactlyAndAsPtraceDoes) {
     EXPECT_EQ(b.perf.backend, "perf");
     EXPECT_EQ(b.perf.mode, TraceMode::kCount);
     EXPECT_TRUE(b.perf.files.empty());  // counters cannot tell fds apart
-    if (c.calls != 0) EXPECT_EQ(calls(b.perf.syscalls, c.syscall), c.calls);
+    if (c.calls != 0) {
+      EXPECT_EQ(calls(b.perf.syscalls, c.syscall), c.calls);
+    }
     EXPECT_GT(calls(b.perf.syscalls, c.syscall), 0u);
-    if (std::string(c.strategy) == "mmap") EXPECT_EQ(calls(b.perf.syscalls, "write"), 0u);
+    if (std::string(c.strategy) == "mmap") {
+      EXPECT_EQ(calls(b.perf.syscalls, "write"), 0u);
+    }
     for (const auto& [name, s] : b.perf.syscalls) {
       EXPECT_EQ(s.bytes, 0u) << name;
       EXPECT_EQ(s.time_ns, 0) << name;
