@@ -50,6 +50,7 @@ bool is_write_family(std::string_view syscall_name) noexcept {
 
 std::vector<std::string_view> write_family_names() {
   std::vector<std::string_view> names;
+  names.reserve(std::size(kWriteFamily));
   for (const auto& call : kWriteFamily) names.push_back(call.name);
   return names;
 }
