@@ -1,5 +1,7 @@
 #include "gnuplot.h"
 
+#include "presentation.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -132,16 +134,7 @@ std::string run_gnuplot(const std::string& script) {
 
 void write_plot(const std::string& path, const std::string& script) {
   const std::string svg = run_gnuplot(script);
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "we");
-  if (!f) throw_errno("--plot: cannot write " + tmp, errno, kExitRunFailed);
-  bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    (void)std::remove(tmp.c_str());
-    throw_errno("--plot: cannot write " + path, e, kExitRunFailed);
-  }
+  write_file_atomically(path, svg, "--plot: ");
 }
 
 }  // namespace iobench

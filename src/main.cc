@@ -29,30 +29,6 @@
 namespace iobench {
 namespace {
 
-void write_stdout(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  if (std::fflush(stdout) != 0 && errno == EPIPE) {
-    // The reader went away (`iobench | head -1`): stop quietly, as a process killed by
-    // SIGPIPE would, with 128 + SIGPIPE and no "Broken pipe" noise.
-    throw Error("", 128 + SIGPIPE);
-  }
-}
-
-/// Writes text to path through a temporary file and rename, so a reader (or a crash) never
-/// sees half a file.
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "we");
-  if (!f) throw_errno("cannot write " + tmp, errno, kExitRunFailed);
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    throw_errno("cannot write " + path, err, kExitRunFailed);
-  }
-}
-
 void write_exports(const BenchOptions& o, const BenchReport& rep) {
   if (!o.export_json.empty()) write_file_atomically(o.export_json, render_json(rep));
   if (!o.export_csv.empty()) write_file_atomically(o.export_csv, render_csv(rep));
@@ -81,21 +57,7 @@ int run_bench(const BenchOptions& o) {
   if (!o.baseline.empty()) baseline = load_baseline(o.baseline);
 
   Runner runner(o);
-  BenchReport rep;
-  rep.host = host_info();
-  rep.version = IOBENCH_VERSION;
-  rep.build_type = IOBENCH_BUILD_TYPE;
-  rep.lines = o.params.lines;
-  rep.bytes = expected_bytes(o.params.lines);
-  rep.dir = o.dir;
-  rep.filesystem = filesystem_type(o.dir);
-  rep.runs = o.runs;
-  rep.warmup = o.warmup;
-  rep.params = o.params;
-  rep.traced = o.trace;
-  rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = o.tracer.backend == TracerBackend::kPerf ? "perf" : "ptrace";
-  set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
+  BenchReport rep = bench_report_header(o);
   if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);

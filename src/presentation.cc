@@ -10,6 +10,8 @@
 #include "error.h"
 
 #include "gnuplot.h"
+#include "host_info.h"
+#include "line_format.h"
 #include "report/plot.h"
 #include "terminal.h"
 
@@ -25,6 +27,39 @@ void set_presentation(const BenchOptions& o, BenchReport& rep) {
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.block_size = io_block_size(o.dir);
+}
+
+BenchReport bench_report_header(const BenchOptions& o) {
+  BenchReport rep;
+  rep.host = host_info();
+  rep.version = IOBENCH_VERSION;
+  rep.build_type = IOBENCH_BUILD_TYPE;
+  rep.lines = o.params.lines;
+  rep.bytes = expected_bytes(o.params.lines);
+  rep.dir = o.dir;
+  rep.filesystem = filesystem_type(o.dir);
+  rep.runs = o.runs;
+  rep.warmup = o.warmup;
+  rep.params = o.params;
+  rep.traced = o.trace;
+  rep.trace_mode = o.tracer.mode;
+  rep.tracer_backend = o.tracer.backend == TracerBackend::kPerf ? "perf" : "ptrace";
+  set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
+  return rep;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text,
+                           const std::string& what) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "we");
+  if (!f) throw_errno(what + "cannot write " + tmp, errno, kExitRunFailed);
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    (void)std::remove(tmp.c_str());
+    throw_errno(what + "cannot write " + path, err, kExitRunFailed);
+  }
 }
 
 void write_stdout(const std::string& text) {

@@ -16,6 +16,15 @@ std::uint64_t io_block_size(const std::string& dir);
 /// Sets rep's colour (for stdout, per --color and NO_COLOR), row order and block size.
 void set_presentation(const BenchOptions& o, BenchReport& rep);
 
+/// The report's header for a run of these options: host, build, workload, tracer, and the
+/// presentation above. Shared by the strategies' run and sweep so they describe runs alike.
+BenchReport bench_report_header(const BenchOptions& o);
+
+/// Writes text to path through a temporary file and rename, so a reader (or a crash) never
+/// sees half a file. Errors name the file, after `what` (e.g. "--plot: ").
+void write_file_atomically(const std::string& path, const std::string& text,
+                           const std::string& what = "");
+
 /// Writes a report to stdout. A reader that went away (`iobench sweep ... | head -1`) ends
 /// the run quietly with 128 + SIGPIPE, as main's own output does.
 void write_stdout(const std::string& text);

@@ -169,19 +169,7 @@ int run_sweep(const SweepOptions& s) {
   rep.parameter = s.parameter;
   rep.sizes = s.sizes;
   BenchReport& b = rep.base;
-  b.host = host_info();
-  b.version = IOBENCH_VERSION;
-  b.build_type = IOBENCH_BUILD_TYPE;
-  b.lines = first.params.lines;
-  b.bytes = expected_bytes(first.params.lines);
-  b.dir = first.dir;
-  b.filesystem = filesystem_type(first.dir);
-  b.runs = first.runs;
-  b.warmup = first.warmup;
-  b.params = first.params;
-  b.traced = first.trace;
-  b.trace_mode = first.tracer.mode;
-  set_presentation(first, b);
+  b = bench_report_header(first);
 
   {
     Progress progress;
