@@ -16,6 +16,7 @@
 #include "error.h"
 #include "gnuplot.h"
 #include "line_format.h"
+#include "output_file.h"
 #include "registry.h"
 #include "tracer/perf_counter.h"
 
@@ -26,7 +27,7 @@ constexpr const char* kExitStatusHelp =
     "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or baseline\n"
     "failed; 2 bad usage or unusable environment, found before anything ran; 3 some\n"
     "strategies failed while running; 128+N killed by signal N. `iobench trace` exits with\n"
-    "the traced command's status.";
+    "the traced command's status (124 on --timeout; see iobench trace --help).";
 
 std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min,
                           std::uint64_t max) {
@@ -227,6 +228,19 @@ struct TracerFlags {
   }
 };
 
+/// Every file the run will write, checked now: a bad path is a usage error before minutes
+/// of measuring, not a failure after them.
+void check_output_files(const BenchOptions& o) {
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--export-json", &o.export_json},
+      {"--export-csv", &o.export_csv},
+      {"--export-markdown", &o.export_markdown},
+      {"--save-baseline", &o.save_baseline}};
+  for (const auto& [flag, path] : files)
+    if (!path->empty()) check_output_file(flag, *path);
+  if (!o.plot.empty()) check_plot_option(o.plot);
+}
+
 }  // namespace
 
 ColorMode parse_color(const std::string& text) {
@@ -300,19 +314,24 @@ Command parse_command_line(int argc, const char* const* argv) {
   TraceCommandOptions trace_opts;
   std::string trace_format = "table", trace_timeout;
   TracerFlags trace_flags;
-  std::vector<std::string> command;
   CLI::App* trace = app.add_subcommand(
       "trace", "Run COMMAND under the tracer and print its write-family syscalls (like strace -c)");
-  trace->footer("Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
-                "Exits with COMMAND's status (128+N if signal N killed it).");
+  trace->footer(
+      "Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
+      "COMMAND gets every word after the first -- (or from the first word that is not an\n"
+      "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
+      "in FILE instead. Exits with COMMAND's status (128+N if signal N killed it), 124 when\n"
+      "--timeout fired, 126 or 127 when COMMAND could not be executed.");
   trace->add_option("--format", trace_format, "table or json (default table)");
   trace->add_flag("--per-process", trace_opts.per_process, "Also a table per process");
   trace->add_option("--timeout", trace_timeout, "Kill COMMAND after SECONDS");
   trace->add_option("--expect", trace_expects, "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL")
       ->take_all()->allow_extra_args(false);
+  trace->add_option("-o,--output", trace_opts.output,
+                    "Write the report (table or JSON) to FILE, not to stderr/stdout");
+  trace->add_option("--export-json", trace_opts.export_json,
+                    "Also write the iobench-trace/1 JSON document to FILE");
   trace_flags.add(*trace);
-  trace->add_option("command", command, "The command and its arguments")->required();
-  trace->prefix_command();
 
   // sweep and compare parse their own words (sweep.cc, compare.cc).
   CLI::App* sweep = app.add_subcommand(
@@ -325,8 +344,17 @@ Command parse_command_line(int argc, const char* const* argv) {
     sub->allow_extras();
   }
 
+  // trace's command must reach it exactly as typed: CLI11 sees only the words before it.
+  const bool trace_first = argc > 1 && std::string_view(argv[1]) == "trace";
+  std::vector<const char*> args(argv, argv + argc);
+  TraceWords trace_words;  // outlives the parse: args points into it
+  if (trace_first) {
+    trace_words = split_trace_words(*trace, {argv + 2, argv + argc});
+    args.resize(2);
+    for (const auto& w : trace_words.options) args.push_back(w.c_str());
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp&) {
     return HelpCommand{app.help()};
   } catch (const CLI::CallForAllHelp&) {
@@ -349,14 +377,17 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
 
   if (*trace) {
-    for (const auto& extra : trace->remaining()) command.push_back(extra);
-    if (!command.empty() && command.front() == "--") command.erase(command.begin());
-    if (command.empty()) throw Error("trace: no command given (iobench trace -- COMMAND [ARGS...])");
-    trace_opts.command = command;
+    if (!trace_first)
+      throw Error("trace: must come first (iobench trace [options] -- COMMAND [ARGS...])");
+    if (trace_words.command.empty())
+      throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
+    trace_opts.command = trace_words.command;
     trace_opts.tracer = trace_flags.options(true, trace_opts.per_process);
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
     trace_opts.expectations = parse_expectations(trace_expects, true, {});
+    if (!trace_opts.output.empty()) check_output_file("--output", trace_opts.output);
+    if (!trace_opts.export_json.empty()) check_output_file("--export-json", trace_opts.export_json);
     return trace_opts;
   }
 
@@ -390,7 +421,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.expectations = parse_expectations(expects, false, o.strategies);
   o.color = parse_color(color);
   if (!sort.empty()) o.sort = parse_sort(sort);
-  if (!o.plot.empty()) check_plot_option(o.plot);
+  check_output_files(o);
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
   check_dir(dir);

@@ -236,6 +236,8 @@ int run_compare(const CompareOptions& o) {
     for (const auto& c : o.commands) {
       rep.results.push_back(measure(c, o, tracer.get(), null_fd, progress, warned));
       if (rep.results.back().trace) rep.pinned = rep.results.back().trace->pinned;
+      // After each command, as a run does after each strategy: a later failure loses nothing.
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
     }
   }
   ::close(null_fd);

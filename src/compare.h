@@ -33,6 +33,7 @@ struct CompareOptions {
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
   std::string plot;
+  std::string export_json, export_csv, export_markdown;  // rewritten after every command
 };
 
 /// Splits a command line into words as a POSIX shell would, without any expansion: blanks

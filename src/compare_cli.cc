@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "error.h"
 #include "gnuplot.h"
+#include "output_file.h"
 
 namespace iobench {
 namespace {
@@ -99,6 +100,7 @@ namespace {
 struct CompareFlags {
   std::vector<std::string> names, commands;
   std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot;
+  std::string export_json, export_csv, export_markdown;
   bool shell = false, show_output = false, count_only = false, trace_all = false, no_pin = false,
        no_trace = false;
 
@@ -116,6 +118,9 @@ struct CompareFlags {
                    "auto, always or never (default auto: on a terminal, unless NO_COLOR)");
     app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)");
     app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
+    app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE");
+    app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
+    app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE");
     app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
@@ -177,7 +182,17 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
     c.program = resolve_program(c.argv.front());
     o.commands.push_back(std::move(c));
   }
+  // Checked now, so a bad path is a usage error before any command has run.
   if (!o.plot.empty()) check_plot_option(o.plot);
+  o.export_json = f.export_json;
+  o.export_csv = f.export_csv;
+  o.export_markdown = f.export_markdown;
+  const std::pair<const char*, const std::string*> exports[] = {
+      {"--export-json", &o.export_json},
+      {"--export-csv", &o.export_csv},
+      {"--export-markdown", &o.export_markdown}};
+  for (const auto& [flag, path] : exports)
+    if (!path->empty()) check_output_file(flag, *path);
   return o;
 }
 

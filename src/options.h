@@ -53,6 +53,8 @@ struct TraceCommandOptions {
   OutputFormat format = OutputFormat::kTable;
   std::optional<std::chrono::nanoseconds> timeout;
   std::vector<Expectation> expectations;
+  std::string output;       // -o: the report goes here instead of stderr (table) or stdout
+  std::string export_json;  // also the iobench-trace/1 document here
 };
 
 /// Parses a byte size: a whole number with an optional suffix K, M, G (powers of 1024,

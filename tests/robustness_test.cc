@@ -22,6 +22,7 @@ using testing::ProcessOutput;
 using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
+using testing::Tmpfs;
 
 ProcessOutput iobench(std::vector<std::string> args) {
   args.insert(args.begin(), IOBENCH_BIN);
@@ -128,26 +129,6 @@ TEST_F(Robustness, AFileSizeLimitIsEfbigInEveryWritingStrategy) {
   }
   EXPECT_EQ(dir.entries(), 0);
 }
-
-/// A small tmpfs of our own, unmounted at the end (root only).
-class Tmpfs {
- public:
-  explicit Tmpfs(const std::string& options) {
-    char tmpl[] = "/tmp/iobench-tmpfs.XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, options.c_str()) == 0;
-  }
-  ~Tmpfs() {
-    if (mounted_) ::umount2(path_.c_str(), MNT_DETACH);
-    ::rmdir(path_.c_str());
-  }
-  bool mounted() const { return mounted_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  bool mounted_ = false;
-};
 
 TEST_F(Robustness, NoSpaceLeftIsAFailedRowWithTheErrnoText) {
   if (!is_root()) GTEST_SKIP() << "mounting a small tmpfs needs root";

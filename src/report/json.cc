@@ -142,6 +142,8 @@ std::string render_trace_json(const TraceReport& rep) {
       {"wall_ns", t.wall_ns},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
+      {"timed_out", t.timed_out},
+      {"error", rep.error.empty() ? json(nullptr) : json(rep.error)},
   };
   if (rep.per_process) {
     json procs = json::array();

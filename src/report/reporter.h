@@ -49,6 +49,7 @@ struct TraceReport {
   std::vector<std::string> command;
   TraceResult trace;
   bool per_process = false;
+  std::string error;  // why the command did not run or finish ("cannot execute …"), or ""
 };
 
 std::string render_table(const BenchReport& report);
