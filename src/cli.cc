@@ -345,6 +345,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
 
   // trace's command must reach it exactly as typed: CLI11 sees only the words before it.
+  constexpr const char* kTraceFirst =
+      "trace: must be the first word (iobench trace [options] -- COMMAND [ARGS...])";
   const bool trace_first = argc > 1 && std::string_view(argv[1]) == "trace";
   std::vector<const char*> args(argv, argv + argc);
   TraceWords trace_words;  // outlives the parse: args points into it
@@ -360,6 +362,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::CallForAllHelp&) {
     return HelpCommand{app.help("", CLI::AppFormatMode::All)};
   } catch (const CLI::ParseError& e) {
+    if (*trace && !trace_first) throw Error(kTraceFirst);  // its words were parsed as ours
     std::string what = e.what();
     throw Error(what.empty() ? "bad command line" : what);
   }
@@ -377,8 +380,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
 
   if (*trace) {
-    if (!trace_first)
-      throw Error("trace: must come first (iobench trace [options] -- COMMAND [ARGS...])");
+    if (!trace_first) throw Error(kTraceFirst);
     if (trace_words.command.empty())
       throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
     trace_opts.command = trace_words.command;

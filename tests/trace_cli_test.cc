@@ -59,6 +59,11 @@ TEST(TraceArgv, AnUnknownOptionBeforeTheCommandIsAUsageError) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("trace: unknown option '--bogus'"), std::string::npos) << r.err;
+  // iobench's own options before "trace" would take the command's words for theirs.
+  ProcessOutput late = iobench({"--no-pin", "trace", "--", ARGV_PRINTER_BIN, "x"});
+  EXPECT_EQ(late.status, 2);
+  EXPECT_EQ(late.out, "");
+  EXPECT_NE(late.err.find("trace: must be the first word"), std::string::npos) << late.err;
   ProcessOutput none = iobench({"trace", "--count-only", "--"});
   EXPECT_EQ(none.status, 2);
   EXPECT_NE(none.err.find("no command given"), std::string::npos) << none.err;
