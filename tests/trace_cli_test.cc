@@ -138,6 +138,13 @@ TEST(TraceReporting, AnExecFailureSaysWhyOnceAndExitsLikeAShell) {
   EXPECT_EQ(r.err, "iobench: error: trace: cannot execute '" + script +
                        "': Exec format error (a script needs a #! line)\n");
 
+  // A binary the kernel does not take (another format) gets no hint about #! lines.
+  const std::string foreign = dir.path() + "/foreign";
+  write_text(foreign, std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 12), 0755);
+  ProcessOutput f = iobench({"trace", "--", foreign});
+  EXPECT_EQ(f.status, 126);
+  EXPECT_EQ(f.err, "iobench: error: trace: cannot execute '" + foreign + "': Exec format error\n");
+
   ProcessOutput j = iobench({"trace", "--format", "json", "--", orphan});
   EXPECT_EQ(j.status, 127);
   const std::string why = "cannot execute '" + orphan +
