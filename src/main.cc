@@ -123,14 +123,17 @@ std::string resolve_command(const std::string& name) {
 /// Why exec failed, for the one error line: the errno, and what a script's first line says.
 std::string exec_failure(const std::string& name, const std::string& program, int err) {
   std::string why = fmt::format("cannot execute '{}': {}", name, std::strerror(err));
-  std::ifstream in(program);
-  std::string first;
-  std::getline(in, first);
+  std::ifstream in(program, std::ios::binary);
+  std::string first(256, '\0');  // the kernel reads no more of a #! line than this
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  first.resize(static_cast<std::size_t>(in.gcount()));
+  first = first.substr(0, first.find('\n'));
+  const bool binary = first.find('\0') != std::string::npos || first.starts_with("\x7f" "ELF");
   if (err == ENOENT && first.starts_with("#!")) {
     const std::size_t begin = first.find_first_not_of(" \t", 2);
     const std::string interpreter = begin == std::string::npos ? "" : first.substr(begin);
     why += fmt::format(" (its #! interpreter '{}')", interpreter.substr(0, interpreter.find(' ')));
-  } else if (err == ENOEXEC && !first.starts_with("#!")) {
+  } else if (err == ENOEXEC && !binary && !first.starts_with("#!")) {
     why += " (a script needs a #! line)";
   }
   return why;
