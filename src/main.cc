@@ -18,6 +18,7 @@
 #include "host_info.h"
 #include "interrupt.h"
 #include "line_format.h"
+#include "live_table.h"
 #include "presentation.h"
 #include "progress.h"
 #include "registry.h"
@@ -62,13 +63,16 @@ int run_bench(const BenchOptions& o) {
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
   Progress progress;  // on stderr, only when it is a terminal
+  LiveTable live(o.format, progress);
   runner.set_observer(progress.observer());
   runner.run([&](const StrategyResult& r) {
     rep.results.push_back(r);
     rep.pinned = runner.tracer_pinned();
     rep.tracer_overhead_ns = runner.tracer_overhead_ns();
     write_exports(o, rep);  // after each strategy: a later failure loses nothing
+    live.update(rep);
   });
+  live.clear();
   if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
   progress.finish();
   write_stdout(render(o.format, rep));
