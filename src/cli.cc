@@ -250,6 +250,11 @@ ColorMode parse_color(const std::string& text) {
   throw Error("--color: unknown mode '" + text + "' (auto, always, never)");
 }
 
+std::size_t parse_columns(const std::string& text) {
+  // Below 60 even the minimal table (strategy, calls, median, vs) cannot fit.
+  return static_cast<std::size_t>(parse_count("--columns", text, 60, 10000));
+}
+
 SortOrder parse_sort(const std::string& text) {
   if (text == "name") return SortOrder::kName;
   if (text == "time") return SortOrder::kTime;
@@ -304,8 +309,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--timeout", timeout, "Kill a run after SECONDS (status timeout)");
   app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
   tracer_flags.add(app);
-  std::string color = "auto", sort;
+  std::string color = "auto", sort, columns;
   app.add_option("--color", color, "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never");
+  app.add_option("--columns", columns, "Fit the table to N columns (default: the terminal's width; no limit when piped)");
   app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: the strategies' order)");
   app.add_option("--plot", o.plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
   app.add_flag("--list", list, "List the strategies and exit");
@@ -423,6 +429,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.expectations = parse_expectations(expects, false, o.strategies);
   o.color = parse_color(color);
   if (!sort.empty()) o.sort = parse_sort(sort);
+  if (!columns.empty()) o.columns = parse_columns(columns);
   check_output_files(o);
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);

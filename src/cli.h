@@ -42,5 +42,7 @@ OutputFormat parse_format(const std::string& text);
 std::chrono::nanoseconds parse_timeout(const std::string& text);
 ColorMode parse_color(const std::string& text);
 SortOrder parse_sort(const std::string& text);
+/// --columns: a table width from 60 (the minimal table) up.
+std::size_t parse_columns(const std::string& text);
 
 }  // namespace iobench

@@ -224,6 +224,7 @@ int run_compare(const CompareOptions& o) {
   rep.trace_mode = o.tracer.mode;
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
+  rep.columns = table_columns(o.columns, STDOUT_FILENO);
   for (const auto& c : o.commands) rep.commands.push_back({c.name, c.command});
 
   const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);

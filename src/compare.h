@@ -32,6 +32,7 @@ struct CompareOptions {
   OutputFormat format = OutputFormat::kTable;
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;  // as BenchOptions::columns
   std::string plot;
   std::string export_json, export_csv, export_markdown;  // rewritten after every command
 };

@@ -99,7 +99,8 @@ namespace {
 /// compare's flags as parsed text, defined once for parsing and for --help.
 struct CompareFlags {
   std::vector<std::string> names, commands;
-  std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot;
+  std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot,
+      columns;
   std::string export_json, export_csv, export_markdown;
   bool shell = false, show_output = false, count_only = false, trace_all = false, no_pin = false,
        no_trace = false;
@@ -117,6 +118,8 @@ struct CompareFlags {
     app.add_option("--color", color,
                    "auto, always or never (default auto: on a terminal, unless NO_COLOR)");
     app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)");
+    app.add_option("--columns", columns,
+                   "Fit the table to N columns (default: the terminal's width; none when piped)");
     app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
     app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE");
     app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
@@ -164,6 +167,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.format = parse_format(f.format);
   o.color = parse_color(f.color);
   if (!f.sort.empty()) o.sort = parse_sort(f.sort);
+  if (!f.columns.empty()) o.columns = parse_columns(f.columns);
   if (!f.timeout.empty()) o.timeout = parse_timeout(f.timeout);
   o.shell = f.shell;
   o.show_output = f.show_output;

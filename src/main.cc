@@ -20,6 +20,7 @@
 #include "host_info.h"
 #include "interrupt.h"
 #include "line_format.h"
+#include "live_table.h"
 #include "presentation.h"
 #include "progress.h"
 #include "registry.h"
@@ -59,6 +60,7 @@ int run_bench(const BenchOptions& o) {
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
   Progress progress;  // on stderr, only when it is a terminal
+  LiveTable live(o.format, progress);
   runner.set_observer(progress.observer());
   runner.run([&](const StrategyResult& r) {
     rep.results.push_back(r);
@@ -66,7 +68,9 @@ int run_bench(const BenchOptions& o) {
     rep.tracer_overhead_ns = runner.tracer_overhead_ns();
     // After each strategy: a later failure loses nothing.
     write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
+    live.update(rep);
   });
+  live.clear();
   if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
   progress.finish();
   write_stdout(render(o.format, rep));

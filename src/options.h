@@ -43,6 +43,7 @@ struct BenchOptions {
   // Presentation: the table's colour and order, and an SVG chart (gnuplot) of the results.
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;  // --columns: the table's width; 0 = the terminal's (none when piped)
   std::string plot;
 };
 

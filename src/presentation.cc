@@ -26,6 +26,7 @@ std::uint64_t io_block_size(const std::string& dir) {
 void set_presentation(const BenchOptions& o, BenchReport& rep) {
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
+  rep.columns = table_columns(o.columns, STDOUT_FILENO);
   rep.block_size = io_block_size(o.dir);
 }
 

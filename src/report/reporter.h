@@ -2,6 +2,7 @@
 // bytes go is the caller's job. All of them are fed the same BenchReport.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,12 @@ struct BenchReport {
   std::uint64_t block_size = 0;
   // `iobench compare`: what each row ran, in order (rows are commands, not strategies).
   std::vector<CommandInfo> commands;
-  // The terminal table only: escape codes, and row order.
+  // The terminal table only: escape codes, row order, the width to fit (0: no limit, as when
+  // piped), and whether this is the table so far of a run still going (no summary or notes).
   bool color = false;
   SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;
+  bool live = false;
 };
 
 /// What `iobench trace` shows.

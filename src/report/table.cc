@@ -121,19 +121,22 @@ std::string render_table(const BenchReport& rep) {
     if (r.write_calls) max_calls = std::max(max_calls, static_cast<double>(*r.write_calls));
   }
 
+  // The drop ranks say what a narrow terminal gives up first (highest first): the bars narrow,
+  // then faults, CPU, spread, bytes/call, the bars, syscall time, share; never the name, the
+  // calls, the median or "vs", which are the table's message.
   std::vector<GridColumn> cols = {
       {rep.commands.empty() ? "strategy" : "command", false},
       {"calls", true, "write"},
-      {"", false, "", 1},  // the calls bar (log scale)
-      {"call", true, "bytes/"},
+      bar_column(kCallsBar, 4),  // log scale
+      {"call", true, "bytes/", 2, 5},
       {"median", true, "time"},
-      {"±σ", true, "", 1},
-      {"", false, "", 1},  // the time bar (linear)
+      {"±σ", true, "", 1, 6},
+      bar_column(kTimeBar, 3),  // linear
       {reference ? reference->strategy : "relative", true, reference ? "vs" : ""},
-      {"time", true, "syscall"},
-      {"time", true, "% of"},
-      {"CPU", true},
-      {"faults", true},
+      {"time", true, "syscall", 2, 2},
+      {"time", true, "% of", 2, 1},
+      {"CPU", true, "", 2, 7},
+      {"faults", true, "", 2, 8},
   };
   std::vector<std::vector<GridCell>> rows;
   std::vector<std::string> errors;
@@ -160,11 +163,9 @@ std::string render_table(const BenchReport& rep) {
     }
     const double med = r.time_ns.median;
     std::string calls = r.write_calls ? format_count(*r.write_calls) : kNone;
-    std::string calls_bar;
+    double calls_bar = -1;
     if (r.write_calls && max_calls > 0)
-      calls_bar =
-          bar(std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls),
-              kCallsBar);
+      calls_bar = std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls);
     std::string per_call = kNone;
     if (r.write_calls && *r.write_calls > 0 && r.bytes > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
@@ -181,11 +182,11 @@ std::string render_table(const BenchReport& rep) {
       speed = med < reference->time_ns.median ? style::kGreen : style::kRed;
     rows.push_back({{r.strategy, &r == reference ? style::kBold : style::kNone},
                     calls,
-                    {calls_bar, style::kCyan},
+                    GridCell::bar(calls_bar, style::kCyan),
                     per_call,
                     format_duration(med),
                     spread(r.time_ns),
-                    {max_time > 0 ? bar(med / max_time, kTimeBar) : "", speed},
+                    GridCell::bar(max_time > 0 ? med / max_time : -1, speed),
                     {reference ? format_relative(reference->time_ns.median, med) : kNone, speed},
                     sys_time,
                     share,
@@ -199,19 +200,21 @@ std::string render_table(const BenchReport& rep) {
                               : fmt::format("{} lines ({})", format_count(rep.lines),
                                             format_bytes(static_cast<double>(rep.bytes)));
   const char* per = commands ? "command" : "strategy";
-  std::string out = render_heading(rep, what, per);
-  out += render_grid(cols, rows, color);
+  const std::size_t width = rep.columns;
+  std::string out = wrap_lines(render_heading(rep, what, per), width);
+  out += render_grid(cols, rows, color, width);
+  if (rep.live) return out;  // rows so far, while the run goes on: the rest comes at the end
   const std::string summary = render_summary(cmp, color);
-  if (!summary.empty()) out += "\n" + summary;
+  if (!summary.empty()) out += "\n" + wrap_lines(summary, width);
   auto notes = footnotes(rep);
   if (over_100) notes.emplace_back(kShareNote);
   if (lost) notes.emplace_back(kLostNote);
   if (!notes.empty()) {
     out += "\n";
-    for (const auto& n : notes) out += paint(n, style::kDim, color) + "\n";
+    for (const auto& n : notes) out += paint(reflow(n, width), style::kDim, color) + "\n";
   }
-  out += "\n" + render_provenance(rep, per);
-  for (const auto& e : errors) out += e + "\n";
+  out += "\n" + reflow(render_provenance(rep, per), width);
+  for (const auto& e : errors) out += wrap_lines(e, width) + "\n";
   return out;
 }
 
