@@ -266,6 +266,21 @@ TEST(DaemonWrites, PerfCountsTheDaemonsWritesAfterItsParentExited) {
   EXPECT_EQ(lines_in(file), kDaemonLines + 1u) << "iobench returned before the daemon finished";
 }
 
+TEST(DaemonWrites, CompareWaitsForTheDaemonAndCountsItsWrites) {
+  // compare's untraced runs make iobench a subreaper before its ptrace run: the orphaned
+  // tracee is then iobench's child as well as its tracee, and must still be counted once.
+  ScratchDir dir;
+  const std::string file = dir.path() + "/out";
+  const ProcessOutput r = run_process(
+      {IOBENCH_BIN, "compare", "--runs", "2", "--warmup", "1", "--format", "json", "--timeout",
+       "60", std::string(DAEMON_WRITER_BIN) + " " + file + " " + std::to_string(kDaemonLines)});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["results"][0]["status"], "ok");
+  EXPECT_EQ(doc["results"][0]["write_calls"], kDaemonLines + 1);
+  EXPECT_EQ(lines_in(file), kDaemonLines + 1u) << "iobench returned before the daemon finished";
+}
+
 // ---- an exec that changes credentials under perf ----
 
 /// A copy of the writer owned by nobody, set-user-ID: run by root, it runs as nobody, and
