@@ -203,14 +203,15 @@ void PerfCounter::read_counts(const std::vector<UniqueFd>& counters, TraceResult
   // kernel detaches them from a task whose exec changes its credentials (set-user-ID or
   // set-group-ID to another id, or an unreadable binary: perf_event_exit_task in
   // begin_new_exec), and what it does afterwards is lost. Tasks = the child + every fork or
-  // clone a counted task made.
+  // clone a counted task made. (io_uring's kernel workers exit without a fork event: they
+  // can only add exits, so a loss may hide behind them, never appear out of nothing.)
   const std::uint64_t forks = counts[events_.size()];
   const std::uint64_t exits = counts[events_.size() + 1];
   if (exits < forks + 1)
     why = fmt::format(
-        "perf counting stopped in {} of {} processes/threads (an exec that changed credentials: "
-        "set-user-ID, set-group-ID or unreadable program); counts would be incomplete, use "
-        "--tracer ptrace",
+        "the kernel took the perf counters from {} of {} tasks at an exec that changed "
+        "credentials (set-user-ID, set-group-ID or unreadable program), so the counts would be "
+        "short; use --tracer ptrace",
         forks + 1 - exits, forks + 1);
 }
 

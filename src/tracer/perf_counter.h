@@ -45,8 +45,8 @@ class PerfCounter {
     std::string syscall;  // as the tracer names it ("sendfile", not the tracepoint's "sendfile64")
     long id;              // tracepoint id from tracefs
   };
-  /// Counts into `why` any failure; empty (uncounted run) if anything failed. The write
-  /// family's counters in events_ order, then the two lifecycle counters if known.
+  /// The write family's counters on `pid` in events_ order, then the two lifecycle counters
+  /// if known; none (an uncounted run) with the reason in `why` if any could not be opened.
   std::vector<tracing::UniqueFd> open_counters(pid_t pid, std::string& why) const;
   /// Fills result.syscalls; sets `why` when the lifecycle counters show lost counts.
   void read_counts(const std::vector<tracing::UniqueFd>& counters, TraceResult& result,
