@@ -3,24 +3,21 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
 #include "error.h"
 #include "gnuplot.h"
 #include "host_info.h"
-#include "interrupt.h"
 #include "presentation.h"
+#include "process.h"
 #include "progress.h"
 #include "report/plot.h"
 #include "report/reporter.h"
@@ -79,37 +76,14 @@ CommandRun run_untraced(const Launch& launch, std::optional<std::chrono::nanosec
   pid_t pid = ::fork();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) launch.exec();
-  // A pidfd turns "wait at most T, or until interrupted" into one poll.
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd >= 0) {
-    const std::int64_t deadline = timeout ? t0 + timeout->count() : INT64_MAX;
-    for (;;) {
-      int wait_ms = -1;
-      if (timeout)
-        wait_ms = static_cast<int>(
-            std::clamp<std::int64_t>((deadline - now_ns()) / 1'000'000, 0, INT32_MAX));
-      pollfd pfd{pidfd, POLLIN, 0};
-      int r = ::poll(&pfd, 1, wait_ms);
-      if (r > 0) break;
-      if (r == 0) {
-        ::kill(pid, SIGKILL);
-        run.timed_out = true;
-        break;
-      }
-      if (errno == EINTR && interrupt_signal()) {
-        ::kill(pid, SIGKILL);
-        break;
-      }
-    }
-    ::close(pidfd);
-  }
-  int status = 0;
-  while (::wait4(pid, &status, 0, &run.usage) < 0) {
-    if (errno != EINTR) throw_errno("wait4", errno, kExitRunFailed);
-    if (interrupt_signal()) ::kill(pid, SIGKILL);
-  }
-  run.elapsed_ns = now_ns() - t0;
-  throw_if_interrupted();
+  // The whole process tree is waited for (and killed on timeout or interrupt), but the
+  // time is the main process's, as hyperfine measures it.
+  ProcessTree tree(pid);
+  const TreeEnd end = tree.wait(deadline_after(timeout));
+  run.elapsed_ns = end.main_exit_ns - t0;
+  run.usage = end.usage;
+  run.timed_out = end.timed_out;
+  const int status = end.status;
   if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) run.term_signal = WTERMSIG(status);
   return run;
@@ -191,7 +165,6 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
   }
   return r;
 }
-
 
 }  // namespace
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "error.h"
-#include "interrupt.h"
+#include "process.h"
 #include "tracer/calibration.h"
 #include "tracer/child_launch.h"
 #include "tracer/cpu_pin.h"
@@ -182,19 +182,16 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
 void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
                                 std::optional<std::chrono::nanoseconds> timeout,
                                 TraceResult& result) {
-  Watchdog watchdog(timeout, [&guard] { guard.kill(); });
+  // Untraced, nothing follows the child's own children: the process helper does.
+  guard.disarm();
+  ProcessTree tree(pid);
   const std::int64_t start = monotonic_ns();
   // Released in every case: a child left blocked would be a hang, not an error.
   release_child(parent_end, Verdict::kUntraced);
-  int raw = 0;
-  while (::waitpid(pid, &raw, 0) < 0) {
-    if (errno != EINTR) throw_errno("waitpid", errno, kExitRunFailed);
-    throw_if_interrupted();
-  }
-  guard.disarm();
-  result.wall_ns = monotonic_ns() - start;
-  result.timed_out = watchdog.expired();
-  set_ending(result, WaitStatus(raw));
+  const TreeEnd end = tree.wait(deadline_after(timeout));
+  result.wall_ns = end.main_exit_ns - start;
+  result.timed_out = end.timed_out;
+  set_ending(result, WaitStatus(end.status));
 }
 
 // Calibration (method and estimator: calibration.cc). Runs through trace() like any run,

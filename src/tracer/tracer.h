@@ -55,8 +55,9 @@ class Tracer {
   /// whose return value becomes its exit status (child_main may also exec). child_main must
   /// not throw. Follows threads, forks, vforks and execs, and returns once every traced
   /// process has exited (a descendant that outlives the child is waited for, like strace -f).
-  /// When ptrace is refused the child still runs, untraced, and the result has
-  /// available == false with the reason. A tree still running after `timeout` is killed
+  /// When ptrace is refused the child still runs, untraced (its whole tree waited for and
+  /// killed by the process helper, process.h), and the result has available == false with
+  /// the reason. A tree still running after `timeout` is killed
   /// (term_signal SIGKILL, timed_out). Throws Error (Interrupted on SIGINT/SIGTERM) after
   /// killing and reaping the whole tree. Must not run while the calling thread has other
   /// children it will wait for: the loop's waitpid(-1) would reap them.
