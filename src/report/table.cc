@@ -71,12 +71,17 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
                     calls, cpu));
   }
   if (const StrategyResult* q = find_ok(rep, "io_uring-sqpoll")) {
+    std::string calls = "its write calls wake";
+    if (q->write_calls)
+      calls = *q->write_calls == 1 ? "its 1 write call is the io_uring_enter that wakes"
+                                   : fmt::format("its {} write calls are io_uring_enters that wake",
+                                                 format_count(*q->write_calls));
     out.push_back(fmt::format(
-        "io_uring-sqpoll: {} write calls: a kernel thread polls the ring, so submitting is a "
-        "store\n"
-        "  to memory. The price is CPU: that thread spins and is charged to it (CPU {}, wall {}).",
-        q->write_calls ? format_count(*q->write_calls) : "no", format_duration(q->cpu_ns.median),
-        format_duration(q->time_ns.median)));
+        "io_uring-sqpoll: {} the kernel thread\n"
+        "  polling the ring; after that, submitting is a store to memory. The price is CPU: "
+        "that\n"
+        "  thread spins and is charged to it (CPU {}, wall {}).",
+        calls, format_duration(q->cpu_ns.median), format_duration(q->time_ns.median)));
   }
   if (const StrategyResult* st = find_ok(rep, "stdio")) {
     const std::uint64_t size = rep.params.stdio_buffer ? rep.params.stdio_buffer : rep.block_size;
