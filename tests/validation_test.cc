@@ -55,5 +55,99 @@ TEST(ExpectUntraced, ASyscallOutsideTheWriteFamilyNeedsTraceAll) {
   EXPECT_EQ(family.status, 0) << family.err;
 }
 
+/// A real baseline of buffered and writev at 100 lines, as --save-baseline writes it.
+nlohmann::json saved_baseline(const ScratchDir& dir) {
+  const std::string path = dir.path() + "/saved.json";
+  ProcessOutput save = iobench({"--lines", "100", "--strategy", "buffered,writev", "--runs", "1",
+                                "--save-baseline", path, "--dir", dir.path()});
+  EXPECT_EQ(save.status, 0) << save.err;
+  return nlohmann::json::parse(slurp(path));
+}
+
+/// Runs the baseline's own configuration against `doc`.
+ProcessOutput compare_with(const ScratchDir& dir, const nlohmann::json& doc,
+                           std::vector<std::string> extra = {}) {
+  const std::string path = dir.path() + "/edited.json";
+  std::ofstream(path) << doc.dump();
+  std::vector<std::string> args = {"--lines",          "100",     "--strategy", "buffered,writev",
+                                   "--runs",           "1",       "--baseline", path,
+                                   "--time-tolerance", "100000%", "--dir",      dir.path()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return iobench(args);
+}
+
+// Every value a baseline holds is checked before anything runs: a count is a whole number
+// from 0 to 2^64-1 (an out-of-range double once became a huge count), a median a positive
+// time (a 0 compared as +0.0%), a status one iobench writes, a strategy once.
+TEST(BaselineFile, EveryMalformedValueIsRefusedBeforeAnythingRuns) {
+  ScratchDir dir;
+  const nlohmann::json good = saved_baseline(dir);
+  ASSERT_EQ(good["results"].size(), 2u);
+  ProcessOutput same = compare_with(dir, good);
+  EXPECT_EQ(same.status, 0) << same.out << same.err;
+
+  struct Case {
+    const char* pointer;  // JSON pointer into the document
+    nlohmann::json value;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"/results/0/write_calls", "many", "buffered.write_calls is \"many\", not a count"},
+      {"/results/0/write_calls", -1, "buffered.write_calls is -1, not a count"},
+      {"/results/0/write_calls", 1.5, "buffered.write_calls is 1.5, not a count"},
+      {"/results/0/write_calls", 1e30, "buffered.write_calls is 1e+30, not a count"},
+      {"/results/1/syscalls/writev/calls", -3, "writev.syscalls.writev.calls is -3, not a count"},
+      {"/results/0/time_ns/median", 0, "buffered.time_ns.median is 0, not a positive number"},
+      {"/results/0/time_ns/median", -5, "buffered.time_ns.median is -5, not a positive number"},
+      {"/results/0/time_ns/median", "fast", "buffered.time_ns.median is \"fast\""},
+      {"/results/0/status", "great", "buffered.status is \"great\", not ok"},
+      {"/results/1/strategy", "buffered", "strategy 'buffered' appears twice"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json doc = good;
+    doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    ProcessOutput r = compare_with(dir, doc);
+    EXPECT_EQ(r.status, 2) << c.pointer << " = " << c.value << "\n" << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, c.message)) << c.pointer << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.pointer << ": nothing may run\n" << r.out;
+  }
+  // 2^64 is read as a double by JSON parsers: one past the largest count.
+  std::string text = good.dump();
+  const std::string from = "\"write_calls\":1";
+  ASSERT_NE(text.find(from), std::string::npos) << text;
+  text.replace(text.find(from), from.size(), "\"write_calls\":18446744073709551616");
+  std::ofstream(dir.path() + "/big.json") << text;
+  ProcessOutput big = iobench({"--lines", "100", "--strategy", "buffered,writev", "--runs", "1",
+                               "--baseline", dir.path() + "/big.json", "--dir", dir.path()});
+  EXPECT_EQ(big.status, 2) << big.out << big.err;
+  EXPECT_TRUE(contains(big.err, "not a count")) << big.err;
+}
+
+// Another N or other strategies cannot be compared, and that is known from the options:
+// refused before the first run, not after the whole benchmark.
+TEST(BaselineFile, NotComparableIsRefusedBeforeAnythingRuns) {
+  ScratchDir dir;
+  const nlohmann::json good = saved_baseline(dir);
+  const std::string path = dir.path() + "/base.json";
+  std::ofstream(path) << good.dump();
+  auto run = [&](const char* lines, const char* strategies) {
+    return iobench({"--lines", lines, "--strategy", strategies, "--runs", "1", "--baseline", path,
+                    "--export-json", dir.path() + "/partial.json", "--dir", dir.path()});
+  };
+  ProcessOutput other_n = run("200", "buffered,writev");
+  EXPECT_EQ(other_n.status, 2) << other_n.err;
+  EXPECT_TRUE(contains(other_n.err, "baseline not comparable: it wrote 100 lines, this run 200"))
+      << other_n.err;
+  ProcessOutput fewer = run("100", "buffered");
+  EXPECT_EQ(fewer.status, 2) << fewer.err;
+  EXPECT_TRUE(contains(fewer.err, "strategy 'writev' is in the baseline but is not run"))
+      << fewer.err;
+  ProcessOutput more = run("100", "buffered,writev,mmap");
+  EXPECT_EQ(more.status, 2) << more.err;
+  EXPECT_TRUE(contains(more.err, "strategy 'mmap' is run but is not in the baseline")) << more.err;
+  for (const ProcessOutput* r : {&other_n, &fewer, &more}) EXPECT_TRUE(r->out.empty()) << r->out;
+  EXPECT_TRUE(slurp(dir.path() + "/partial.json").empty()) << "no strategy may have run";
+}
+
 }  // namespace
 }  // namespace iobench
