@@ -356,6 +356,9 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (command.empty()) throw Error("trace: no command given (iobench trace -- COMMAND [ARGS...])");
     trace_opts.command = command;
     trace_opts.tracer = trace_flags.options(true, trace_opts.per_process);
+    // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
+    if (trace_format != "table" && trace_format != "json")
+      throw Error("trace --format: unknown format '" + trace_format + "' (table, json)");
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
     trace_opts.expectations = parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);

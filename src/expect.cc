@@ -54,10 +54,11 @@ MetricKind kind_of(const std::string& metric) {
   return MetricKind::kCount;
 }
 
+/// Whole numbers in full (a count or a byte size of 1e16 is read as digits, not 1e+16),
+/// the rest in the shortest form that reads back exactly.
 std::string format_value(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 9e15)
-    return fmt::format("{}", static_cast<long long>(v));
-  return fmt::format("{:.6g}", v);
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
+  return fmt::format("{}", v);
 }
 
 ExpectationOutcome verdict(const Expectation& e, const std::string& subject,
@@ -194,6 +195,8 @@ Expectation parse_expectation(const std::string& text) {
     scale = found->scale;
   }
   e.value = number * scale;
+  // nan compares false with everything and inf (also 1e308s, scaled) passes or fails alike.
+  if (!std::isfinite(e.value)) throw fail(fmt::format("'{}' is not a finite value", rhs));
   return e;
 }
 
