@@ -361,7 +361,8 @@ Command parse_command_line(int argc, const char* const* argv) {
       throw Error("trace --format: unknown format '" + trace_format + "' (table, json)");
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
-    trace_opts.expectations = parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);
+    trace_opts.expectations =
+        parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);
     return trace_opts;
   }
 

@@ -1,13 +1,12 @@
 // The smallest user of the installed package: count the writes of a function, no test
 // framework. Exits 0 when the count is exact, 1 when not, 77 (skipped) without ptrace.
 #include <fcntl.h>
+#include <iobench/trace.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-
-#include <iobench/trace.h>
 
 int main() {
   char path[] = "/tmp/iobench-plain-consumer.XXXXXX";
