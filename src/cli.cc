@@ -153,7 +153,8 @@ double parse_fraction(const std::string& flag, const std::string& text) {
 
 /// Parses every --expect; `trace` limits them to what `iobench trace` measures.
 std::vector<Expectation> parse_expectations(const std::vector<std::string>& texts, bool trace,
-                                            const std::vector<const Strategy*>& strategies) {
+                                            const std::vector<const Strategy*>& strategies,
+                                            bool trace_all) {
   std::vector<Expectation> out;
   for (const auto& text : texts) {
     Expectation e = parse_expectation(text);
@@ -163,6 +164,7 @@ std::vector<Expectation> parse_expectations(const std::vector<std::string>& text
     if (!builtin && !is_syscall_name(e.metric))
       throw Error(fmt::format("--expect '{}': unknown metric '{}' (write_calls, bytes, time_ns, "
                               "cpu_ns, page_faults, or a syscall name such as write)", text, e.metric));
+    if (!builtin) require_traced(e, trace_all);
     if (trace) {
       if (!e.strategy.empty())
         throw Error(fmt::format("--expect '{}': iobench trace has no strategies; drop '{}.'", text, e.strategy));
@@ -391,9 +393,13 @@ Command parse_command_line(int argc, const char* const* argv) {
       throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
     trace_opts.command = trace_words.command;
     trace_opts.tracer = trace_flags.options(true, trace_opts.per_process);
+    // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
+    if (trace_format != "table" && trace_format != "json")
+      throw Error("trace --format: unknown format '" + trace_format + "' (table, json)");
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
-    trace_opts.expectations = parse_expectations(trace_expects, true, {});
+    trace_opts.expectations =
+        parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);
     if (!trace_opts.output.empty()) check_output_file("--output", trace_opts.output);
     if (!trace_opts.export_json.empty()) check_output_file("--export-json", trace_opts.export_json);
     return trace_opts;
@@ -426,7 +432,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.tracer = tracer_flags.options(o.trace);
   o.keep = keep;
   o.dir = dir;
-  o.expectations = parse_expectations(expects, false, o.strategies);
+  o.expectations = parse_expectations(expects, false, o.strategies, o.tracer.trace_all);
   o.color = parse_color(color);
   if (!sort.empty()) o.sort = parse_sort(sort);
   if (!columns.empty()) o.columns = parse_columns(columns);

@@ -52,7 +52,10 @@ bool report_expectations(const std::vector<ExpectationOutcome>& outcomes, bool t
 int run_bench(const BenchOptions& o) {
   // Read the baseline first: a bad one is a usage error, found before anything runs.
   std::optional<Baseline> baseline;
-  if (!o.baseline.empty()) baseline = load_baseline(o.baseline);
+  if (!o.baseline.empty()) {
+    baseline = load_baseline(o.baseline);
+    check_comparable(*baseline, o);
+  }
 
   Runner runner(o);
   BenchReport rep = bench_report_header(o);

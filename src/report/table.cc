@@ -40,7 +40,13 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
   if (!rep.commands.empty()) return out;
   const StrategyResult* floor = find_ok(rep, "format-only");
   auto faults = [](const StrategyResult& r) { return r.minor_faults + r.major_faults; };
-  if (const StrategyResult* m = find_ok(rep, "mmap")) {
+  if (const StrategyResult* m = find_ok(rep, "mmap"); m && rep.bytes == 0) {
+    // Nothing to map: every fault is the child's own start-up, as in any other row.
+    out.push_back(fmt::format(
+        "mmap: no write calls, and at 0 lines nothing to map: its {} page faults are the "
+        "child's\n  own start-up (its code, libraries and stack), as in every row.",
+        format_count(faults(*m))));
+  } else if (m) {
     std::string extra;
     if (floor && faults(*m) > faults(*floor))
       extra = fmt::format(" ({} more than format-only)", format_count(faults(*m) - faults(*floor)));
@@ -71,12 +77,17 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
                     calls, cpu));
   }
   if (const StrategyResult* q = find_ok(rep, "io_uring-sqpoll")) {
+    std::string calls = "its write calls wake";
+    if (q->write_calls)
+      calls = *q->write_calls == 1 ? "its 1 write call is the io_uring_enter that wakes"
+                                   : fmt::format("its {} write calls are io_uring_enters that wake",
+                                                 format_count(*q->write_calls));
     out.push_back(fmt::format(
-        "io_uring-sqpoll: {} write calls: a kernel thread polls the ring, so submitting is a "
-        "store\n"
-        "  to memory. The price is CPU: that thread spins and is charged to it (CPU {}, wall {}).",
-        q->write_calls ? format_count(*q->write_calls) : "no", format_duration(q->cpu_ns.median),
-        format_duration(q->time_ns.median)));
+        "io_uring-sqpoll: {} the kernel thread\n"
+        "  polling the ring; after that, submitting is a store to memory. The price is CPU: "
+        "that\n"
+        "  thread spins and is charged to it (CPU {}, wall {}).",
+        calls, format_duration(q->cpu_ns.median), format_duration(q->time_ns.median)));
   }
   if (const StrategyResult* st = find_ok(rep, "stdio")) {
     const std::uint64_t size = rep.params.stdio_buffer ? rep.params.stdio_buffer : rep.block_size;
@@ -223,11 +234,21 @@ std::string render_trace_table(const TraceReport& rep) {
   std::string out;
   if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
   const bool timed = t.mode == TraceMode::kTiming;
+  // A time of 0 after the tracer's cost is subtracted was lost in that subtraction, and a
+  // call that returns no byte count (io_uring_enter, fsync) has unknown bytes: both "—".
+  auto time = [&](std::int64_t ns, std::uint64_t calls) -> std::string {
+    if (!timed || calls == 0 || ns <= 0) return kNone;
+    return format_duration(static_cast<double>(ns));
+  };
+  auto bytes = [&](std::uint64_t n, bool counted) -> std::string {
+    return timed && counted ? format_count(n) : kNone;
+  };
   auto table = [&](const std::map<std::string, SyscallStats>& syscalls) {
     std::vector<GridColumn> cols = {{"syscall", false}, {"calls", true}, {"errors", true},
                                     {"bytes", true},    {"time", true},  {"time/call", true}};
     std::vector<std::vector<GridCell>> rows;
     SyscallStats total;
+    bool any_counted = false;
     std::vector<std::pair<std::string, SyscallStats>> sorted(syscalls.begin(), syscalls.end());
     // strace -c order: most time first (most calls in count mode).
     std::stable_sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
@@ -238,24 +259,28 @@ std::string render_trace_table(const TraceReport& rep) {
       total.errors += st.errors;
       total.bytes += st.bytes;
       total.time_ns += st.time_ns;
+      any_counted = any_counted || moves_data(name);
+      const std::string took = time(st.time_ns, st.calls);
+      const std::string per_call =
+          took == kNone
+              ? std::string(kNone)
+              : format_duration(static_cast<double>(st.time_ns) / static_cast<double>(st.calls));
       rows.push_back({name, format_count(st.calls), timed ? format_count(st.errors) : kNone,
-                      timed ? format_count(st.bytes) : kNone,
-                      timed ? format_duration(static_cast<double>(st.time_ns)) : kNone,
-                      timed && st.calls ? format_duration(static_cast<double>(st.time_ns) /
-                                                          static_cast<double>(st.calls))
-                                        : kNone});
+                      bytes(st.bytes, moves_data(name)), took, per_call});
     }
     rows.push_back({"total", format_count(total.calls), timed ? format_count(total.errors) : kNone,
-                    timed ? format_count(total.bytes) : kNone,
-                    timed ? format_duration(static_cast<double>(total.time_ns)) : kNone, ""});
+                    bytes(total.bytes, any_counted), time(total.time_ns, total.calls), ""});
     return render_grid(cols, rows);
   };
   out += table(t.syscalls);
   if (!t.files.empty()) {
     std::vector<GridColumn> cols = {{"file", false}, {"calls", true}, {"bytes", true}};
     std::vector<std::vector<GridCell>> rows;
-    for (const auto& f : t.files)
-      rows.push_back({f.path, format_count(f.calls()), timed ? format_count(f.bytes()) : kNone});
+    for (const auto& f : t.files) {
+      const bool counted = std::any_of(f.syscalls.begin(), f.syscalls.end(),
+                                       [](const auto& s) { return moves_data(s.first); });
+      rows.push_back({f.path, format_count(f.calls()), bytes(f.bytes(), counted)});
+    }
     out += "\n";
     out += render_grid(cols, rows);
   }

@@ -48,6 +48,13 @@ bool is_write_family(std::string_view syscall_name) noexcept {
   return false;
 }
 
+bool moves_data(std::string_view syscall_name) noexcept {
+  for (const auto& call : kWriteFamily) {
+    if (call.name == syscall_name) return call.moves_data;
+  }
+  return false;
+}
+
 std::vector<std::string_view> write_family_names() {
   std::vector<std::string_view> names;
   names.reserve(std::size(kWriteFamily));

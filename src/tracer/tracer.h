@@ -82,5 +82,9 @@ class Tracer {
 bool is_write_family(std::string_view syscall_name) noexcept;
 /// The write family's names, in the tracer's (libseccomp's) spelling.
 std::vector<std::string_view> write_family_names();
+/// True for the write-family calls whose return value is a byte count (write, writev,
+/// sendfile...), so the tracer can sum bytes; false for io_uring_enter, fsync, ftruncate and
+/// every syscall outside the family, whose bytes are unknown (null), not 0.
+bool moves_data(std::string_view syscall_name) noexcept;
 
 }  // namespace iobench
