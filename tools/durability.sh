@@ -41,7 +41,7 @@ tools/machine.sh
 echo "iobench durability: N = $lines, median of $runs runs, $dir on $(findmnt -n -o FSTYPE -T "$dir" 2>/dev/null || echo unknown)"
 header() {
   printf '\n| %s | plain |' "$1"
-  for c in "${columns[@]:1}"; do printf ' `%s` |' "$c"; done
+  for c in "${columns[@]:1}"; do printf " \`%s\` |" "$c"; done
   printf '\n|---|---:|---:|---:|---:|---:|\n'
 }
 # cell COLUMN STRATEGY JQ-EXPRESSION: one value of one row, "—" unless the row is ok.
@@ -51,7 +51,7 @@ cell() {
 }
 header strategy
 for s in "${strategies[@]}"; do
-  printf '| `%s` |' "$s"
+  printf "| \`%s\` |" "$s"
   for i in "${!columns[@]}"; do
     read -r ms syncs < <(cell "$i" "$s" '"\(.time_ns.median / 1e6) \(.syscalls.fdatasync.calls // 0)"')
     case $ms in *[!0-9.e+-]*) printf ' %s |' "$ms"; continue ;; esac  # not ok: the status
@@ -63,7 +63,7 @@ for s in "${strategies[@]}"; do
 done
 header "write calls"
 for s in "${strategies[@]}"; do
-  printf '| `%s` |' "$s"
+  printf "| \`%s\` |" "$s"
   for i in "${!columns[@]}"; do
     truncs=""
     case "${columns[$i]}" in *--direct*) truncs=' + \(.syscalls.ftruncate.calls // 0) ftruncate' ;; esac
