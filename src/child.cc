@@ -73,7 +73,7 @@ void fill_from_report(ChildRun& run, const Report& report) {
 ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
                       std::optional<std::chrono::nanoseconds> timeout) {
   SharedReport report;
-  pid_t pid = ::fork();
+  pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) ::_exit(child_main(strategy, job, report.operator->()));
 

@@ -73,7 +73,7 @@ struct Launch {
 CommandRun run_untraced(const Launch& launch, std::optional<std::chrono::nanoseconds> timeout) {
   CommandRun run;
   const std::int64_t t0 = now_ns();
-  pid_t pid = ::fork();
+  pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) launch.exec();
   // The whole process tree is waited for (and killed on timeout or interrupt), but the

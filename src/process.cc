@@ -111,6 +111,11 @@ void become_child_subreaper() {
   (void)done;
 }
 
+pid_t fork_tree() {
+  become_child_subreaper();
+  return ::fork();
+}
+
 ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> timeout) {
   if (!timeout) return std::nullopt;
   return std::chrono::steady_clock::now() +
@@ -118,8 +123,7 @@ ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> tim
 }
 
 ProcessTree::ProcessTree(pid_t pid) : pid_(pid), pidfd_(open_pidfd(pid)) {
-  // Before anything of the tree can be orphaned: the child has only just been forked.
-  become_child_subreaper();
+  become_child_subreaper();  // fork_tree() did it already; a caller that forked itself is late
   if (!pidfd_) {
     const int err = errno;
     kill_and_reap();

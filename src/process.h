@@ -66,6 +66,11 @@ class ProcessTree {
   bool done_ = false;  // nothing of the tree is left
 };
 
+/// fork(2) for a child whose whole tree we follow: we become a subreaper *before* the child
+/// exists, since a child that daemonises at once could otherwise orphan a grandchild to init
+/// before the parent got round to prctl. Returns as fork does.
+pid_t fork_tree();
+
 /// A deadline `timeout` from now, or none.
 ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> timeout);
 

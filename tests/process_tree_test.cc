@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+
+#include "error.h"
 #include <string>
 #include <thread>
 #include <vector>
@@ -173,8 +175,8 @@ std::vector<std::string> command_line(Command c, const std::string& dir, const s
 /// What iobench must exit with: README "Exit status".
 int expected_status(Command c, Ending e) {
   if (e != Ending::kTimeout) return 128 + signal_of(e);
-  // trace exits with the command's status: killed by SIGKILL. run and compare: a failed row.
-  if (c != Command::kRun && c != Command::kCompare) return 128 + SIGKILL;
+  // trace: 124, as timeout(1) says it killed the command. run and compare: a failed row.
+  if (c != Command::kRun && c != Command::kCompare) return kExitTimedOut;
   return 3;
 }
 

@@ -27,7 +27,8 @@ chmod +x "$scratch/prog" "$scratch/writer_c" "$scratch/writer_rust"
 # The command lines: inside ```sh fences, from `iobench` or `build/iobench` on.
 mapfile -t lines < <(awk '
   /^```/ { if (inb) { inb = 0 } else { inb = ($0 == "```sh") } ; next }
-  inb && match($0, /^(.*&& )?(build\/)?iobench /) { sub(/^.*&& /, ""); print }' "$readme")
+  inb && /^(build\/)?iobench / { print; next }
+  inb && match($0, /&& (build\/)?iobench /) { print substr($0, RSTART + 3) }' "$readme")
 [ ${#lines[@]} -gt 0 ] || { echo "no iobench command lines found in $readme"; exit 1; }
 
 small_n() {  # $1: the command without its comment

@@ -131,7 +131,7 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
   SharedMapping<Handshake> hs;
   if (!hs) throw_errno("mmap", errno, kExitRunFailed);
   const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
+  const pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) {
     // Nothing outlives the tool: a parent that dies before releasing us takes us with it.

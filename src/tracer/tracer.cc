@@ -146,7 +146,8 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   plan.report = report.get();
   plan.before_filter = hooks.before_filter;
   plan.main = &child_main;
-  const pid_t pid = ::fork();
+  // fork_tree: should ptrace be refused, the untraced fallback follows the tree as a subreaper.
+  const pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) run_child(plan);
   ChildGuard guard(pid);
