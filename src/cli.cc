@@ -209,7 +209,7 @@ struct TracerFlags {
   void add(CLI::App& app) {
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_flag("--no-pin", no_pin, "Do not pin the tracer to one CPU (the traced program is never pinned)");
     app.add_option("--tracer", backend,
                    "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
                    "--count-only, root, tracefs) or auto (default: perf for --count-only when "

@@ -137,8 +137,6 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   UniqueFd parent_end(ends[0]);
   UniqueFd child_end(ends[1]);
 
-  CpuPin pin(options.pin);  // before fork: the child inherits the mask
-  result.pinned = pin.pinned();
   ChildPlan plan;
   plan.child_end = child_end.get();
   plan.parent_end = parent_end.get();
@@ -151,6 +149,10 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   if (pid == 0) run_child(plan);
   ChildGuard guard(pid);
   child_end.reset();
+  // After fork, so only the tracer is pinned: the program keeps the affinity it would have
+  // had untraced (a program sizing its threads by its CPU count must not see one).
+  CpuPin pin(options.pin);
+  result.pinned = pin.pinned();
 
   // The child is blocked reading the socket: attaching now misses nothing it does.
   if (::ptrace(PTRACE_SEIZE, pid, nullptr, kPtraceOptions) != 0) {

@@ -26,7 +26,7 @@ enum class TracerBackend { kPtrace, kPerf };
 struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
   bool trace_all = false;               // stop on every syscall (strace -c style table)
-  bool pin = true;                      // tracer and tracee on one CPU: ~3x cheaper stops
+  bool pin = true;                      // pin the tracer (never the tracee) to its CPU
   /// Where calibration appends lines to an unnamed temporary file (O_TMPFILE), so that the
   /// calibrated call walks the same write path as the calls it corrects. Best set to the
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.

@@ -1,0 +1,57 @@
+// The observer must not change the observed: what a traced program sees of its CPUs, its
+// children, its privileges and its files is what it would have seen untraced.
+#include <sched.h>
+
+#include <string>
+
+#include "../run_process.h"
+#include "tracer_test_util.h"
+
+namespace iobench::tracer_test {
+namespace {
+
+using Observer = TracerTest;
+
+int own_cpu_count() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+  return CPU_COUNT(&set);
+}
+
+TEST_F(Observer, AProgramSeesItsOwnCpuAffinity) {
+  const int cpus = own_cpu_count();
+  if (cpus < 2) GTEST_SKIP() << "one CPU allowed: a one-CPU pin would not show";
+  for (TraceMode mode : {TraceMode::kCount, TraceMode::kTiming}) {
+    TracerOptions o;
+    o.mode = mode;
+    Tracer tracer(o);
+    Command cmd({PROGRAM_AFFINITY});
+    const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(30));
+    ASSERT_TRUE(r.available) << r.unavailable_reason;
+    EXPECT_TRUE(r.pinned);  // the tracer still pins itself
+    EXPECT_EQ(r.exit_code, cpus) << "the exec'd program's affinity changed under the tracer";
+    // A strategy runs child_main with no exec: the same mask.
+    EXPECT_EQ(tracer.run(own_cpu_count, std::chrono::seconds(30)).exit_code, cpus);
+  }
+}
+
+TEST_F(Observer, NprocUnderIobenchTracePrintsTheUntracedCount) {
+  const int cpus = own_cpu_count();
+  if (cpus < 2) GTEST_SKIP() << "one CPU allowed: a one-CPU pin would not show";
+  const auto untraced = testing::run_process({"/usr/bin/nproc"});
+  ASSERT_EQ(untraced.status, 0);
+  ASSERT_EQ(untraced.out, std::to_string(cpus) + "\n");
+  const std::vector<std::vector<std::string>> modes = {{}, {"--count-only", "--tracer", "ptrace"}};
+  for (const auto& mode : modes) {
+    std::vector<std::string> args = {IOBENCH_BIN, "trace"};
+    args.insert(args.end(), mode.begin(), mode.end());
+    args.insert(args.end(), {"--", "/usr/bin/nproc"});
+    const auto traced = testing::run_process(args);
+    EXPECT_EQ(traced.status, 0) << traced.err;
+    EXPECT_EQ(traced.out, untraced.out) << "under iobench trace " << ::testing::PrintToString(mode);
+  }
+}
+
+}  // namespace
+}  // namespace iobench::tracer_test
