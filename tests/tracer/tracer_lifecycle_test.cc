@@ -85,26 +85,28 @@ TEST_F(Lifecycle, WaitsForDescendantsThenTimesOutOnThem) {
   EXPECT_EQ(r.term_signal, 0);
 }
 
-TEST_F(Lifecycle, PinsForTheRunAndRestoresTheMaskAfter) {
+TEST_F(Lifecycle, PinsOnlyTheTracerForTheRunAndRestoresTheMaskAfter) {
   cpu_set_t before, after;
   ASSERT_EQ(::sched_getaffinity(0, sizeof(before), &before), 0);
   Tracer tracer(TracerOptions{TraceMode::kCount});
-  int child_cpus = 0;
-  tracing::SharedMapping<std::atomic<int>> seen;
+  struct Seen {
+    std::atomic<int> child_cpus{0}, tracer_cpus{0};
+  };
+  tracing::SharedMapping<Seen> seen;
   const TraceResult r = tracer.run([&seen] {
-    cpu_set_t mine;
+    cpu_set_t mine, tracer;
     ::sched_getaffinity(0, sizeof(mine), &mine);
-    seen->store(CPU_COUNT(&mine));
+    seen->child_cpus.store(CPU_COUNT(&mine));
+    // The tracer is this child's parent: its mask during the run.
+    ::sched_getaffinity(::getppid(), sizeof(tracer), &tracer);
+    seen->tracer_cpus.store(CPU_COUNT(&tracer));
     return 0;
   });
-  child_cpus = seen->load();
   ASSERT_EQ(::sched_getaffinity(0, sizeof(after), &after), 0);
   EXPECT_TRUE(CPU_EQUAL(&before, &after));
-  if (r.pinned) {
-    EXPECT_EQ(child_cpus, 1);
-  } else {
-    EXPECT_EQ(child_cpus, CPU_COUNT(&before));
-  }
+  // The traced program is never pinned: it sees what it would have seen untraced.
+  EXPECT_EQ(seen->child_cpus.load(), CPU_COUNT(&before));
+  EXPECT_EQ(seen->tracer_cpus.load(), r.pinned ? 1 : CPU_COUNT(&before));
 }
 
 TEST_F(Lifecycle, InterruptKillsTheTreeAndThrows) {
