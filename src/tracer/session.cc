@@ -234,6 +234,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   const std::uint64_t* args = info.entry.args;
   const SyscallInfo& sc = config_.table->info(nr);
   Process& p = processes_[t.tgid];
+  if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
     resume(tid, t);

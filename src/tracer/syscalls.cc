@@ -93,6 +93,13 @@ SyscallTable::SyscallTable() : by_nr_(kMaxSyscall) {
     by_nr_[nr].fd_effect = effect;
     if (!by_nr_[nr].write_family) stop_set_.push_back(nr);
   }
+  // Not in the stop set: the filter stops clone only when CLONE_UNTRACED is set
+  // (seccomp_filter.cc), and clone3 always (its flags are in memory, out of BPF's reach).
+  for (const auto& [name, where] :
+       {std::pair{"clone", CloneFlagsAt::kRegister}, std::pair{"clone3", CloneFlagsAt::kMemory}}) {
+    const int nr = resolve(name);
+    if (nr >= 0 && nr < kMaxSyscall) by_nr_[nr].clone_flags = where;
+  }
   unknown_.name = "syscall_unknown";
   native_arch_ = ::seccomp_arch_native();  // SCMP_ARCH_* tokens are the AUDIT_ARCH_* values
 }

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tracer/untraced_clone.h"
+
 namespace iobench::tracing {
 
 /// Fd bookkeeping: calls that can free an fd number (so the fd -> path cache must forget
@@ -26,6 +28,7 @@ struct SyscallInfo {
   bool moves_data = false;  // success returns a byte count
   int fd_arg = -1;          // index of the written-to fd among the args, -1 when none
   FdEffect fd_effect = FdEffect::kNone;
+  CloneFlagsAt clone_flags = CloneFlagsAt::kNone;  // clone, clone3: CLONE_UNTRACED is cleared
 };
 
 /// Names and roles of every syscall number of the native architecture.

@@ -2,6 +2,7 @@
 // children, its privileges and its files is what it would have seen untraced.
 #include <sched.h>
 
+#include <algorithm>
 #include <string>
 
 #include "../run_process.h"
@@ -50,6 +51,34 @@ TEST_F(Observer, NprocUnderIobenchTracePrintsTheUntracedCount) {
     const auto traced = testing::run_process(args);
     EXPECT_EQ(traced.status, 0) << traced.err;
     EXPECT_EQ(traced.out, untraced.out) << "under iobench trace " << ::testing::PrintToString(mode);
+  }
+}
+
+TEST_F(Observer, ClonedWithCloneUntracedAChildIsStillTracedAndCounted) {
+  constexpr std::uint64_t kK = 50;
+  TempDir dir;
+  const auto untraced = testing::run_process({PROGRAM_CLONE_UNTRACED, dir.path(), "1"});
+  ASSERT_EQ(untraced.status, 0) << "the program fails untraced";
+  TracerOptions count_mode, all_calls;
+  count_mode.mode = TraceMode::kCount;
+  all_calls.trace_all = true;
+  for (const TracerOptions& o : {TracerOptions{}, count_mode, all_calls}) {
+    Tracer tracer(o);
+    Command cmd({PROGRAM_CLONE_UNTRACED, dir.path(), std::to_string(kK)});
+    const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(30));
+    ASSERT_TRUE(r.available) << r.unavailable_reason;
+    // Untraced, a child's write would hit the filter with no tracer: ENOSYS, exit 101.
+    EXPECT_EQ(r.exit_code, 0) << "trace_all " << o.trace_all;
+    EXPECT_EQ(count_lines(dir.file("clone")), kK);
+    EXPECT_EQ(count_lines(dir.file("clone3")), kK);
+    EXPECT_EQ(file_calls(r, dir.file("clone")), kK);
+    EXPECT_EQ(file_calls(r, dir.file("clone3")), kK);
+    EXPECT_EQ(calls(r.syscalls, "write"), 2 * kK);
+    // Each child is a process of its own with its own K writes.
+    const auto writers = std::count_if(r.processes.begin(), r.processes.end(), [&](const auto& p) {
+      return p.pid != cmd.pid() && calls(p.syscalls, "write") == kK;
+    });
+    EXPECT_EQ(writers, 2);
   }
 }
 
