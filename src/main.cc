@@ -145,6 +145,8 @@ int run_trace(const TraceCommandOptions& o) {
     fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n", rep.trace.unavailable_reason);
   if (!rep.trace.seccomp)
     fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
+  for (const auto& program : rep.trace.lost_privileges)
+    fmt::print(stderr, "iobench: warning: {}\n", lost_privileges_warning(program));
   // The report goes to stderr for the table, like strace -c, so the command's own stdout stays
   // clean; JSON is data and goes to stdout.
   std::string text = render(o.format, rep);

@@ -89,10 +89,18 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
   fprog_.filter = program_.data();
 }
 
-int SeccompFilter::load() const noexcept {
-  // Without CAP_SYS_ADMIN the kernel only accepts a filter from a task that can no longer
-  // gain privileges; setting it always keeps root and non-root runs alike.
+int SeccompFilter::load(bool& set_no_new_privs) const noexcept {
+  set_no_new_privs = false;
+  const int err = install();
+  // EACCES: no CAP_SYS_ADMIN, and the kernel accepts a filter only from a task that can no
+  // longer gain privileges. Set only then: root keeps what setuid programs do untraced.
+  if (err != EACCES || ::prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) return err;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  set_no_new_privs = true;
+  return install();
+}
+
+int SeccompFilter::install() const noexcept {
   // SPEC_ALLOW: on kernels whose default is spec_store_bypass_disable=seccomp, a filter
   // would otherwise switch on SSBD and slow the very code we measure.
   if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &fprog_) ==

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "interrupt.h"
+#include "tracer/exec_privileges.h"
 #include "tracer/task_info.h"
 
 namespace iobench::tracing {
@@ -364,6 +365,19 @@ void TraceSession::on_exec(pid_t tid) {
   // exec closed the CLOEXEC fds and gave the process a table of its own.
   Process& p = processes_[it->second.tgid];
   p.fds = FdPaths{};
+  note_lost_privileges(tid);
+}
+
+void TraceSession::note_lost_privileges(pid_t tid) {
+  // File capabilities are ignored under the no_new_privs the filter needed, or under a
+  // tracer without CAP_SYS_PTRACE (not root); setuid/setgid show in the ids either way.
+  const bool caps_ignored = config_.report->no_new_privs.load() || ::geteuid() != 0;
+  std::optional<std::string> program = exec_lost_privileges(tid, caps_ignored);
+  if (!program) return;
+  for (const auto& seen : lost_privileges_) {
+    if (seen == *program) return;
+  }
+  lost_privileges_.push_back(std::move(*program));
 }
 
 void TraceSession::resume(pid_t tid, const Thread& t, int sig) {

@@ -174,6 +174,7 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
 
   result.timed_out = watchdog.expired();
   result.seccomp = session.seccomp();
+  result.lost_privileges = session.lost_privileges();
   result.wall_ns = session.main_exit_ns() - start;
   if (session.main_status()) set_ending(result, *session.main_status());
   result.overhead_ns = hooks.overhead_ns;
@@ -232,6 +233,13 @@ void Tracer::Impl::calibrate() {
                 kExitRunFailed);
   }
   calibration = estimate_calibration(*s, samples, r.seccomp);
+}
+
+std::string lost_privileges_warning(const std::string& program) {
+  return program +
+         " ran without the setuid, setgid or file-capability privileges its file grants: the "
+         "kernel ignores them for a program traced without root, so it may behave otherwise "
+         "than untraced";
 }
 
 }  // namespace iobench

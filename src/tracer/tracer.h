@@ -77,6 +77,9 @@ class Tracer {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The warning (without "iobench: warning: ") for a program in TraceResult::lost_privileges.
+std::string lost_privileges_warning(const std::string& program);
+
 /// The write family: the syscalls iobench counts as writes to a file.
 bool is_write_family(std::string_view syscall_name) noexcept;
 /// The write family's names, in the tracer's (libseccomp's) spelling.
