@@ -307,6 +307,11 @@ void TraceSession::apply_fd_effect(pid_t tid, Process& p, FdEffect effect,
     case FdEffect::kUnshare:
       if (args[0] & CLONE_FILES) p.fds.set_uncached();
       return;
+    case FdEffect::kRingSetup:
+      // An SQPOLL ring's own thread runs IORING_OP_CLOSE with no syscall to stop at: no
+      // cached path of this table can be trusted from here on.
+      if (ring_setup_has_sqpoll(tid, args[1])) p.fds.set_uncached();
+      return;
     case FdEffect::kRingEnter: {
       // The ring may close any fd but itself (io_uring refuses to close a ring).
       const int ring = static_cast<int>(args[0]);

@@ -83,9 +83,13 @@ SyscallTable::SyscallTable() : by_nr_(kMaxSyscall) {
     stop_set_.push_back(nr);
   }
   const std::pair<std::string_view, FdEffect> bookkeeping[] = {
-      {"close", FdEffect::kClose},     {"close_range", FdEffect::kCloseRange},
-      {"dup2", FdEffect::kDupOnto},    {"dup3", FdEffect::kDupOnto},
-      {"unshare", FdEffect::kUnshare}, {"io_uring_enter", FdEffect::kRingEnter},
+      {"close", FdEffect::kClose},
+      {"close_range", FdEffect::kCloseRange},
+      {"dup2", FdEffect::kDupOnto},
+      {"dup3", FdEffect::kDupOnto},
+      {"unshare", FdEffect::kUnshare},
+      {"io_uring_enter", FdEffect::kRingEnter},
+      {"io_uring_setup", FdEffect::kRingSetup},
   };
   for (const auto& [name, effect] : bookkeeping) {
     const int nr = resolve(name);

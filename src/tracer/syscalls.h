@@ -20,6 +20,7 @@ enum class FdEffect {
   kDupOnto,     // dup2/dup3(old, new): new is closed first
   kUnshare,     // unshare(flags): CLONE_FILES copies the table
   kRingEnter,   // io_uring_enter: IORING_OP_CLOSE frees fds with no close(2)
+  kRingSetup,   // io_uring_setup: an SQPOLL ring frees fds with no syscall at all
 };
 
 struct SyscallInfo {

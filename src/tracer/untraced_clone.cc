@@ -6,8 +6,10 @@
 #include <sys/uio.h>
 #include <sys/user.h>
 
-#include <cerrno>
 #include <cstddef>
+#include <optional>
+
+#include "tracer/task_info.h"
 
 namespace iobench::tracing {
 
@@ -33,16 +35,15 @@ bool clear_in_register(pid_t tid) noexcept {
 
 bool clear_in_memory(pid_t tid, std::uint64_t clone_args, std::uint64_t size) noexcept {
   if (size < sizeof(std::uint64_t)) return true;  // the kernel refuses it (EINVAL) anyway
-  // NOLINTNEXTLINE(performance-no-int-to-ptr): the address is in the tracee.
-  void* addr = reinterpret_cast<void*>(static_cast<std::uintptr_t>(clone_args));
-  errno = 0;
-  // PEEK/POKE rather than process_vm_writev: they write even read-only pages (FOLL_FORCE).
-  const long flags = ::ptrace(PTRACE_PEEKDATA, tid, addr, nullptr);
-  if (errno != 0) return true;  // unreadable: the kernel fails the call with EFAULT
-  if ((static_cast<unsigned long>(flags) & CLONE_UNTRACED) == 0) return true;
-  const long cleared = static_cast<long>(static_cast<unsigned long>(flags) & ~CLONE_UNTRACED);
-  // NOLINTNEXTLINE(performance-no-int-to-ptr): ptrace takes the word in its data pointer.
-  return ::ptrace(PTRACE_POKEDATA, tid, addr, reinterpret_cast<void*>(cleared)) == 0;
+  const std::optional<std::uint64_t> flags = peek_word(tid, clone_args);
+  if (!flags) return true;  // unreadable: the kernel fails the call with EFAULT
+  if ((*flags & CLONE_UNTRACED) == 0) return true;
+  const std::uint64_t cleared = *flags & ~static_cast<std::uint64_t>(CLONE_UNTRACED);
+  // POKE rather than process_vm_writev: it writes even read-only pages (FOLL_FORCE).
+  // NOLINTBEGIN(performance-no-int-to-ptr): a tracee address, and the word in a pointer.
+  return ::ptrace(PTRACE_POKEDATA, tid, reinterpret_cast<void*>(clone_args),
+                  reinterpret_cast<void*>(cleared)) == 0;
+  // NOLINTEND(performance-no-int-to-ptr)
 }
 
 }  // namespace

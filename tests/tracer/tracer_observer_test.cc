@@ -140,5 +140,24 @@ TEST_F(Observer, ANonRootTracerWarnsThatASetuidExecLostItsPrivileges) {
   EXPECT_EQ(plain.err.find("warning"), std::string::npos) << plain.err;
 }
 
+TEST_F(Observer, AFileClosedByAnSqpollRingIsNotTheOneWrittenOnItsNumberNext) {
+  constexpr std::uint64_t kA = 3;
+  for (TraceMode mode : {TraceMode::kCount, TraceMode::kTiming}) {
+    TempDir dir;
+    TracerOptions o;
+    o.mode = mode;
+    Tracer tracer(o);
+    Command cmd({PROGRAM_SQPOLL_REUSE, dir.path(), std::to_string(kA)});
+    const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(90));
+    if (r.exit_code == 77) GTEST_SKIP() << "no SQPOLL io_uring here";
+    ASSERT_EQ(r.exit_code, 0);
+    // The point of the scenario: nothing entered the ring, so only the setup told.
+    EXPECT_EQ(calls(r.syscalls, "io_uring_enter"), 0u);
+    EXPECT_EQ(count_lines(dir.file("b")), 5u);
+    EXPECT_EQ(file_calls(r, dir.file("a")), kA);
+    EXPECT_EQ(file_calls(r, dir.file("b")), 5u) << "b's writes attributed to the closed a";
+  }
+}
+
 }  // namespace
 }  // namespace iobench::tracer_test
