@@ -22,7 +22,8 @@ namespace iobench::tracing {
 /// file (a race in the program itself).
 class FdPaths {
  public:
-  /// The path of `fd` in `tid`'s table; empty when it cannot be read (bad fd).
+  /// The path of `fd` in `tid`'s table; empty for a bad fd, kUnreadableFdPath when /proc
+  /// refuses to show it.
   const std::string& path(pid_t tid, int fd);
 
   void remember(int fd, std::string path) {

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "../run_process.h"
@@ -157,6 +158,39 @@ TEST_F(Observer, AFileClosedByAnSqpollRingIsNotTheOneWrittenOnItsNumberNext) {
     EXPECT_EQ(file_calls(r, dir.file("a")), kA);
     EXPECT_EQ(file_calls(r, dir.file("b")), 5u) << "b's writes attributed to the closed a";
   }
+}
+
+/// The "files" rows of `iobench trace --format json --count-only` run as nobody.
+std::map<std::string, std::uint64_t> file_rows_as_nobody(const std::vector<std::string>& command) {
+  std::vector<std::string> args = {IOBENCH_BIN,    "trace",    "--format", "json",
+                                   "--count-only", "--tracer", "ptrace",   "--"};
+  args.insert(args.end(), command.begin(), command.end());
+  const auto r = run_as_nobody(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::map<std::string, std::uint64_t> rows;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  if (j.is_discarded() || !j.contains("files")) {
+    ADD_FAILURE() << "not JSON: " << r.out << r.err;
+    return rows;
+  }
+  for (const auto& f : j["files"])
+    rows[f["path"].get<std::string>()] = f["calls"].get<std::uint64_t>();
+  return rows;
+}
+
+TEST_F(Observer, ANonDumpableProgramsWritesAreUnreadableNotBadFds) {
+  if (::geteuid() != 0) GTEST_SKIP() << "switching to a non-root tracer needs root";
+  constexpr std::uint64_t kN = 20;
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0777);  // nobody writes there
+  const std::string out = dir.file("out");
+  // A non-root tracer may not look into a non-dumpable program's /proc/PID/fd.
+  const auto rows = file_rows_as_nobody({PROGRAM_NONDUMPABLE, out, std::to_string(kN)});
+  EXPECT_EQ(count_lines(out), kN);
+  EXPECT_EQ(rows, (std::map<std::string, std::uint64_t>{{"(unreadable fd)", kN}}));
+  // The same tracer names the file of a dumpable program.
+  const auto plain = file_rows_as_nobody({PROGRAM_WRITER, out, std::to_string(kN)});
+  EXPECT_EQ(plain, (std::map<std::string, std::uint64_t>{{out, kN}}));
 }
 
 }  // namespace
