@@ -26,7 +26,9 @@ enum class TracerBackend { kPtrace, kPerf };
 struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
   bool trace_all = false;               // stop on every syscall (strace -c style table)
-  bool pin = true;                      // pin the tracer (never the tracee) to its CPU
+  /// Pin the tracer (never the tracee) to its CPU. Off by default: with the tracee free to
+  /// run anywhere, a pinned tracer waits for its one CPU at every stop (README "Pinning").
+  bool pin = false;
   /// Where calibration appends lines to an unnamed temporary file (O_TMPFILE), so that the
   /// calibrated call walks the same write path as the calls it corrects. Best set to the
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.

@@ -88,7 +88,10 @@ TEST_F(Lifecycle, WaitsForDescendantsThenTimesOutOnThem) {
 TEST_F(Lifecycle, PinsOnlyTheTracerForTheRunAndRestoresTheMaskAfter) {
   cpu_set_t before, after;
   ASSERT_EQ(::sched_getaffinity(0, sizeof(before), &before), 0);
-  Tracer tracer(TracerOptions{TraceMode::kCount});
+  TracerOptions o;
+  o.mode = TraceMode::kCount;
+  o.pin = true;
+  Tracer tracer(o);
   struct Seen {
     std::atomic<int> child_cpus{0}, tracer_cpus{0};
   };

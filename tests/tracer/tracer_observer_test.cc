@@ -27,6 +27,7 @@ TEST_F(Observer, AProgramSeesItsOwnCpuAffinity) {
   for (TraceMode mode : {TraceMode::kCount, TraceMode::kTiming}) {
     TracerOptions o;
     o.mode = mode;
+    o.pin = true;  // the pin that used to reach the program
     Tracer tracer(o);
     Command cmd({PROGRAM_AFFINITY});
     const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(30));
@@ -44,7 +45,8 @@ TEST_F(Observer, NprocUnderIobenchTracePrintsTheUntracedCount) {
   const auto untraced = testing::run_process({"/usr/bin/nproc"});
   ASSERT_EQ(untraced.status, 0);
   ASSERT_EQ(untraced.out, std::to_string(cpus) + "\n");
-  const std::vector<std::vector<std::string>> modes = {{}, {"--count-only", "--tracer", "ptrace"}};
+  const std::vector<std::vector<std::string>> modes = {
+      {}, {"--pin"}, {"--count-only", "--tracer", "ptrace", "--pin"}};
   for (const auto& mode : modes) {
     std::vector<std::string> args = {IOBENCH_BIN, "trace"};
     args.insert(args.end(), mode.begin(), mode.end());
