@@ -5,11 +5,11 @@
 
 namespace iobench::tracing {
 
-/// A ptrace stop is a wake-up of the other side; a tracer that stays on one CPU keeps its
-/// cache warm and lets the scheduler wake the tracee beside it. Only the tracer is pinned
-/// (taken after fork): the traced program must see and use the affinity it would have had
-/// untraced, and so must its threads and io_uring workers. The original mask comes back
-/// when this goes out of scope.
+/// Opt-in (TracerOptions::pin). Only the tracer is pinned (taken after fork): the traced
+/// program must see and use the affinity it would have had untraced, and so must its
+/// threads and io_uring workers. With the tracee free, a pinned tracer is often dearer
+/// than a free one (it waits for its one CPU at every stop; README "Pinning"), hence off
+/// by default. The original mask comes back when this goes out of scope.
 class CpuPin {
  public:
   explicit CpuPin(bool enable) noexcept;
