@@ -100,8 +100,7 @@ struct CompareFlags {
   std::vector<std::string> names, commands;
   std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot;
   bool shell = false, show_output = false, count_only = false, trace_all = false, pin = false,
-       no_pin = false,
-       no_trace = false;
+       no_pin = false, no_trace = false;
 
   void add(CLI::App& app) {
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
