@@ -145,20 +145,27 @@ TEST_F(Observer, ANonRootTracerWarnsThatASetuidExecLostItsPrivileges) {
 
 TEST_F(Observer, AFileClosedByAnSqpollRingIsNotTheOneWrittenOnItsNumberNext) {
   constexpr std::uint64_t kA = 3;
+  constexpr int kTries = 5;
   for (TraceMode mode : {TraceMode::kCount, TraceMode::kTiming}) {
-    TempDir dir;
     TracerOptions o;
     o.mode = mode;
     Tracer tracer(o);
-    Command cmd({PROGRAM_SQPOLL_REUSE, dir.path(), std::to_string(kA)});
-    const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(90));
-    if (r.exit_code == 77) GTEST_SKIP() << "no SQPOLL io_uring here";
-    ASSERT_EQ(r.exit_code, 0);
-    // The point of the scenario: nothing entered the ring, so only the setup told.
-    EXPECT_EQ(calls(r.syscalls, "io_uring_enter"), 0u);
-    EXPECT_EQ(count_lines(dir.file("b")), 5u);
-    EXPECT_EQ(file_calls(r, dir.file("a")), kA);
-    EXPECT_EQ(file_calls(r, dir.file("b")), 5u) << "b's writes attributed to the closed a";
+    // The scenario needs a submission that enters no syscall. liburing enters once to wake
+    // the ring's thread when the kernel has flagged it asleep, which happens now and then
+    // on a loaded machine; that run is not the scenario, so it is run again.
+    bool seen = false;
+    for (int attempt = 0; attempt < kTries && !seen; ++attempt) {
+      TempDir dir;
+      Command cmd({PROGRAM_SQPOLL_REUSE, dir.path(), std::to_string(kA)});
+      const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(90));
+      if (r.exit_code == 77) GTEST_SKIP() << "no SQPOLL io_uring here";
+      ASSERT_EQ(r.exit_code, 0);
+      EXPECT_EQ(count_lines(dir.file("b")), 5u);
+      EXPECT_EQ(file_calls(r, dir.file("a")), kA);
+      EXPECT_EQ(file_calls(r, dir.file("b")), 5u) << "b's writes attributed to the closed a";
+      seen = calls(r.syscalls, "io_uring_enter") == 0;
+    }
+    EXPECT_TRUE(seen) << "every run entered the ring: the scenario never happened";
   }
 }
 
