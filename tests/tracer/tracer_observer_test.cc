@@ -96,7 +96,7 @@ testing::ProcessOutput run_as_nobody(std::vector<std::string> args) {
 
 /// A copy of print_euid in `dir`, owned by `owner`, mode 4755 (/tmp is not nosuid here).
 std::string setuid_copy(const TempDir& dir, uid_t owner) {
-  const std::string path = dir.file("print_euid");
+  std::string path = dir.file("print_euid");
   std::filesystem::copy_file(PROGRAM_PRINT_EUID, path);
   if (::chown(path.c_str(), owner, owner) != 0 || ::chmod(path.c_str(), 04755) != 0) return "";
   return path;
