@@ -207,12 +207,13 @@ TracerBackend resolve_backend(const std::string& name, bool count_only, bool tra
 }
 
 struct TracerFlags {
-  bool count_only = false, trace_all = false, no_pin = false;
+  bool count_only = false, trace_all = false, pin = false, no_pin = false;
   std::string backend = "auto";
   void add(CLI::App& app) {
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_flag("--pin", pin, "Pin the tracer to its CPU (the traced program is never pinned)");
+    app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
     app.add_option("--tracer", backend,
                    "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
                    "--count-only, root, tracefs) or auto (default: perf for --count-only when "
@@ -223,7 +224,7 @@ struct TracerFlags {
     TracerOptions t;
     t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
     t.trace_all = trace_all;
-    t.pin = !no_pin;
+    t.pin = pin && !no_pin;
     const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
     t.backend = resolve_backend(backend, count_only, traced, needs_ptrace);
     return t;

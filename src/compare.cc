@@ -152,6 +152,8 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
                  t.unavailable_reason);
       warned = true;
     }
+    for (const auto& program : t.lost_privileges)
+      fmt::print(stderr, "iobench: warning: {}: {}\n", c.name, lost_privileges_warning(program));
     if (!why.empty()) {
       r.status = t.timed_out ? ResultStatus::kTimeout : ResultStatus::kFailed;
       r.error = why + " (traced run)";

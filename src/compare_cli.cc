@@ -102,8 +102,8 @@ struct CompareFlags {
   std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot,
       columns;
   std::string export_json, export_csv, export_markdown;
-  bool shell = false, show_output = false, count_only = false, trace_all = false, no_pin = false,
-       no_trace = false;
+  bool shell = false, show_output = false, count_only = false, trace_all = false, pin = false,
+       no_pin = false, no_trace = false;
 
   void add(CLI::App& app) {
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
@@ -127,7 +127,8 @@ struct CompareFlags {
     app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_flag("--pin", pin, "Pin the tracer to its CPU (the commands are never pinned)");
+    app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out); 128+N killed by signal N.");
@@ -174,7 +175,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.trace = !f.no_trace;
   o.tracer.mode = f.count_only ? TraceMode::kCount : TraceMode::kTiming;
   o.tracer.trace_all = f.trace_all;
-  o.tracer.pin = !f.no_pin;
+  o.tracer.pin = f.pin && !f.no_pin;
   o.plot = f.plot;
   for (std::size_t i = 0; i < f.commands.size(); ++i) {
     CompareCommand c;

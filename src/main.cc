@@ -181,6 +181,8 @@ int run_trace(const TraceCommandOptions& o) {
     fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n", rep.trace.unavailable_reason);
   if (!rep.trace.seccomp)
     fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
+  for (const auto& program : rep.trace.lost_privileges)
+    fmt::print(stderr, "iobench: warning: {}\n", lost_privileges_warning(program));
   if (exec_errno != 0) {
     rep.error = exec_failure(o.command.front(), program, exec_errno);
   } else if (rep.trace.timed_out) {

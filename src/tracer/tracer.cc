@@ -137,8 +137,6 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   UniqueFd parent_end(ends[0]);
   UniqueFd child_end(ends[1]);
 
-  CpuPin pin(options.pin);  // before fork: the child inherits the mask
-  result.pinned = pin.pinned();
   ChildPlan plan;
   plan.child_end = child_end.get();
   plan.parent_end = parent_end.get();
@@ -152,6 +150,10 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   if (pid == 0) run_child(plan);
   ChildGuard guard(pid);
   child_end.reset();
+  // After fork, so only the tracer is pinned: the program keeps the affinity it would have
+  // had untraced (a program sizing its threads by its CPU count must not see one).
+  CpuPin pin(options.pin);
+  result.pinned = pin.pinned();
 
   // The child is blocked reading the socket: attaching now misses nothing it does.
   if (::ptrace(PTRACE_SEIZE, pid, nullptr, kPtraceOptions) != 0) {
@@ -173,6 +175,7 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
 
   result.timed_out = watchdog.expired();
   result.seccomp = session.seccomp();
+  result.lost_privileges = session.lost_privileges();
   result.wall_ns = session.main_exit_ns() - start;
   if (session.main_status()) set_ending(result, *session.main_status());
   result.overhead_ns = hooks.overhead_ns;
@@ -228,6 +231,13 @@ void Tracer::Impl::calibrate() {
                 kExitRunFailed);
   }
   calibration = estimate_calibration(*s, samples, r.seccomp);
+}
+
+std::string lost_privileges_warning(const std::string& program) {
+  return program +
+         " ran without the setuid, setgid or file-capability privileges its file grants: the "
+         "kernel ignores them for a program traced without root, so it may behave otherwise "
+         "than untraced";
 }
 
 }  // namespace iobench

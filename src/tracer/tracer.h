@@ -26,7 +26,9 @@ enum class TracerBackend { kPtrace, kPerf };
 struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
   bool trace_all = false;               // stop on every syscall (strace -c style table)
-  bool pin = true;                      // tracer and tracee on one CPU: ~3x cheaper stops
+  /// Pin the tracer (never the tracee) to its CPU. Off by default: with the tracee free to
+  /// run anywhere, a pinned tracer waits for its one CPU at every stop (README "Pinning").
+  bool pin = false;
   /// Where calibration appends lines to an unnamed temporary file (O_TMPFILE), so that the
   /// calibrated call walks the same write path as the calls it corrects. Best set to the
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
@@ -77,6 +79,9 @@ class Tracer {
   TracerOptions options_;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The warning (without "iobench: warning: ") for a program in TraceResult::lost_privileges.
+std::string lost_privileges_warning(const std::string& program);
 
 /// The write family: the syscalls iobench counts as writes to a file.
 bool is_write_family(std::string_view syscall_name) noexcept;

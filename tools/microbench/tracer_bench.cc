@@ -2,7 +2,7 @@
 // /dev/null, once under Tracer::run and once in a plain fork; the difference per call is
 // what tracing adds (the fork, attach and filter set-up are amortised over K). Count mode
 // stops once per call; timing mode stops twice and reads the clocks and run delays.
-// Reported pinned (iobench's default: tracer and tracee share a CPU) and unpinned.
+// Reported with the tracer pinned (--pin; the child never is) and unpinned (the default).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <time.h>
