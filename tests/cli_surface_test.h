@@ -10,11 +10,6 @@
 
 namespace iobench::testing {
 
-inline ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
-
 inline void write_text(const std::string& path, const std::string& text, mode_t mode = 0644) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return;

@@ -23,10 +23,7 @@ using testing::ProcessOutput;
 using testing::run_process;
 using testing::ScratchDir;
 
-ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
+using testing::iobench;
 
 void write_file(const std::string& path, const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;

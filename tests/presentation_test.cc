@@ -34,10 +34,7 @@ using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
 
-ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
+using testing::iobench;
 
 /// iobench with extra environment variables (through env(1), so the test's own stays put).
 ProcessOutput iobench_env(const std::vector<std::string>& env, std::vector<std::string> args) {

@@ -15,10 +15,7 @@ using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
 
-ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
+using testing::iobench;
 
 // 10,000 lines are 98,890 bytes: two 64 KiB flushes.
 TEST(Expect, BenchmarkExpectationPassesAndFailsWithTheRightStatus) {

@@ -24,10 +24,7 @@ using testing::ScratchDir;
 using testing::slurp;
 using testing::Tmpfs;
 
-ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
+using testing::iobench;
 
 nlohmann::json result_of(const ProcessOutput& r, const std::string& strategy) {
   const auto doc = nlohmann::json::parse(r.out);

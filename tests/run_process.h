@@ -61,6 +61,14 @@ inline ProcessOutput run_process(const std::vector<std::string>& args) {
   return r;
 }
 
+#ifdef IOBENCH_BIN
+/// The iobench under test, run with `args` as a user would run it.
+inline ProcessOutput iobench(std::vector<std::string> args) {
+  args.insert(args.begin(), IOBENCH_BIN);
+  return run_process(args);
+}
+#endif
+
 /// A private scratch directory for one test, removed with its contents.
 class ScratchDir {
  public:

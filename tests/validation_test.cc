@@ -19,10 +19,7 @@ using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
 
-ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
+using testing::iobench;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
