@@ -228,12 +228,13 @@ TEST(Table, FitsAProjectorWithBarsFootnotesAndProvenance) {
 TEST(Table, SyscallTimesTheTracerCouldNotResolveAreNotShownAsZero) {
   BenchReport rep = every_strategy();
   rep.results[0].syscall_time_ns = 0;            // 100,000 calls "took 0 ns"
-  rep.results[1].syscall_time_ns = 400'000'000;  // more than the untraced median
+  // A little more than the untraced median (cold caches under the tracer): shown, with a note.
+  rep.results[1].syscall_time_ns = static_cast<std::int64_t>(1.2 * rep.results[1].time_ns.median);
   std::string t = render_table(rep);
   std::size_t row = t.find("\nunbuffered ");
   std::string line = t.substr(row + 1, t.find('\n', row + 1) - row - 1);
   EXPECT_EQ(line.find("0 ns"), std::string::npos) << line;
-  EXPECT_NE(t.find("syscall time —: the calls took less than"), std::string::npos) << t;
+  EXPECT_NE(t.find("syscall time —: the tracer's own cost varied"), std::string::npos) << t;
   EXPECT_NE(t.find("% of time above 100%"), std::string::npos) << t;
   EXPECT_EQ(render_table(every_strategy()).find("above 100%"), std::string::npos);
 }

@@ -107,17 +107,29 @@ std::string format_relative(double reference, double value) {
   return x >= 10 ? fmt::format("{:.1f}× {}", x, word) : fmt::format("{:.2f}× {}", x, word);
 }
 
-std::optional<double> syscall_time(const StrategyResult& r) {
-  if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming) return std::nullopt;
-  // Calls that took no time at all after the tracer's cost was subtracted: the cost per stop
-  // varied more than the calls themselves took. Not a measurement of zero.
-  if (*r.syscall_time_ns <= 0 && r.write_calls && *r.write_calls > 0) return std::nullopt;
-  return static_cast<double>(*r.syscall_time_ns);
+namespace {
+
+// Calls cannot take half as long again as the whole untraced run; the traced run's calls may
+// cost a little more (cold caches: kShareNote), but past this the subtraction itself failed.
+constexpr double kMostShareBelievable = 1.5;
+
+}  // namespace
+
+bool syscall_time_untrusted(const StrategyResult& r) {
+  if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming || !r.write_calls ||
+      *r.write_calls == 0)
+    return false;
+  // 0 after the tracer's cost was subtracted: the cost per stop varied more than the calls
+  // took. Not a measurement of zero.
+  if (*r.syscall_time_ns <= 0) return true;
+  return r.time_ns.median > 0 &&
+         static_cast<double>(*r.syscall_time_ns) > kMostShareBelievable * r.time_ns.median;
 }
 
-bool syscall_time_lost(const StrategyResult& r) {
-  return r.syscall_time_ns && *r.syscall_time_ns <= 0 && r.trace &&
-         r.trace->mode == TraceMode::kTiming && r.write_calls && *r.write_calls > 0;
+std::optional<double> syscall_time(const StrategyResult& r) {
+  if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming) return std::nullopt;
+  if (syscall_time_untrusted(r)) return std::nullopt;
+  return static_cast<double>(*r.syscall_time_ns);
 }
 
 std::optional<double> syscall_share(const StrategyResult& r) {
@@ -127,8 +139,8 @@ std::optional<double> syscall_share(const StrategyResult& r) {
 }
 
 const char* const kLostNote =
-    "syscall time —: the calls took less than the tracer's own cost varied by; it was lost in the\n"
-    "  subtraction. A quieter machine measures it.";
+    "syscall time —: the tracer's own cost varied by more than the calls took, so subtracting it\n"
+    "  left nothing (or far more than the whole run took). A quieter machine measures it.";
 
 const char* const kShareNote =
     "% of time above 100%: syscall time comes from the traced run, where every stop for the "

@@ -48,10 +48,11 @@ std::string render_summary(const Comparison& cmp, bool color);
 std::string format_relative(double reference_ns, double value_ns);
 
 /// The time a row's write calls took (traced run, tracer cost subtracted), or nullopt when
-/// the trace had no times or the time was lost in the subtraction (syscall_time_lost).
+/// the trace had no times or the subtraction cannot be trusted (syscall_time_untrusted).
 std::optional<double> syscall_time(const StrategyResult& r);
-/// Calls were made but their time came out as zero after subtracting the tracer's cost.
-bool syscall_time_lost(const StrategyResult& r);
+/// Calls were made, but subtracting the tracer's cost left 0, or more than 1.5x the whole
+/// untraced run: the correction failed on this run, and the table shows "—" with kLostNote.
+bool syscall_time_untrusted(const StrategyResult& r);
 /// syscall_time as a share of the untraced median, in percent.
 std::optional<double> syscall_share(const StrategyResult& r);
 
