@@ -140,7 +140,8 @@ TEST(TraceReporting, AnExecFailureSaysWhyOnceAndExitsLikeAShell) {
 
   // A binary the kernel does not take (another format) gets no hint about #! lines.
   const std::string foreign = dir.path() + "/foreign";
-  write_text(foreign, std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 12), 0755);
+  const char elf_start[] = {'\x7f', 'E', 'L', 'F', '\x02', '\x01', '\x01', '\0', '\0', '\0'};
+  write_text(foreign, std::string(elf_start, sizeof elf_start), 0755);
   ProcessOutput f = iobench({"trace", "--", foreign});
   EXPECT_EQ(f.status, 126);
   EXPECT_EQ(f.err, "iobench: error: trace: cannot execute '" + foreign + "': Exec format error\n");
