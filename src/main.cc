@@ -14,21 +14,21 @@
 
 #include <fmt/format.h>
 
-#include "baseline.h"
-#include "cli.h"
-#include "error.h"
-#include "host_info.h"
-#include "interrupt.h"
-#include "line_format.h"
-#include "live_table.h"
-#include "presentation.h"
-#include "progress.h"
-#include "registry.h"
+#include "base/error.h"
+#include "base/interrupt.h"
+#include "base/unique_fd.h"
+#include "check/baseline.h"
+#include "cli/cli.h"
+#include "report/presentation.h"
 #include "report/reporter.h"
-#include "runner.h"
+#include "run/host_info.h"
+#include "run/live_table.h"
+#include "run/progress.h"
+#include "run/runner.h"
+#include "strategies/registry.h"
+#include "strategies/support/line_format.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
-#include "tracer/unique_fd.h"
 
 namespace iobench {
 namespace {

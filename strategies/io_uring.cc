@@ -6,7 +6,7 @@
 // The engine, and what makes it the honest best of the idea, is in uring_writer.cc.
 // --sync every:N syncs after every N completed chunk writes (fdatasync(2), so the tracer
 // sees it by name). --direct: aligned chunk buffers, the last chunk padded (direct_io.h).
-#include "uring_writer.h"
+#include "strategies/support/uring_writer.h"
 
 namespace iobench {
 namespace {

@@ -10,7 +10,7 @@
 // and the row's CPU column shows it (it can exceed the wall time); on a machine with fewer
 // free cores than spinners it loses to plain io_uring. Unsupported where SQPOLL is refused
 // (before 5.11 it needs CAP_SYS_ADMIN and registered files).
-#include "uring_writer.h"
+#include "strategies/support/uring_writer.h"
 
 namespace iobench {
 namespace {

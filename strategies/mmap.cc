@@ -19,11 +19,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "direct_io.h"
-#include "exact_stream.h"
-#include "line_format.h"
-#include "strategy.h"
-#include "sync_policy.h"
+#include "strategies/strategy.h"
+#include "strategies/support/direct_io.h"
+#include "strategies/support/exact_stream.h"
+#include "strategies/support/line_format.h"
+#include "strategies/support/sync_policy.h"
 
 namespace iobench {
 namespace {

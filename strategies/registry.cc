@@ -1,4 +1,4 @@
-#include "registry.h"
+#include "strategies/registry.h"
 
 #include <array>
 #include <cstdlib>

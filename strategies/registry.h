@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "strategy.h"
+#include "strategies/strategy.h"
 
 namespace iobench {
 

@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "direct_io.h"
-#include "line_format.h"
-#include "strategy.h"
-#include "sync_policy.h"
+#include "strategies/strategy.h"
+#include "strategies/support/direct_io.h"
+#include "strategies/support/line_format.h"
+#include "strategies/support/sync_policy.h"
 
 namespace iobench {
 namespace {

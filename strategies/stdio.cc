@@ -12,10 +12,10 @@
 #include <memory>
 #include <new>
 
-#include "direct_io.h"
-#include "line_format.h"
-#include "strategy.h"
-#include "sync_policy.h"
+#include "strategies/strategy.h"
+#include "strategies/support/direct_io.h"
+#include "strategies/support/line_format.h"
+#include "strategies/support/sync_policy.h"
 
 namespace iobench {
 namespace {

@@ -1,4 +1,4 @@
-#include "strategy.h"
+#include "strategies/strategy.h"
 
 #include <fcntl.h>
 #include <unistd.h>

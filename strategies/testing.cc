@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "line_format.h"
-#include "strategy.h"
+#include "strategies/strategy.h"
+#include "strategies/support/line_format.h"
 
 namespace iobench {
 namespace {

@@ -7,10 +7,10 @@
 // per write does not know where a line ends). No --direct: a piece is not a block.
 #include <cerrno>
 
-#include "direct_io.h"
-#include "line_format.h"
-#include "strategy.h"
-#include "sync_policy.h"
+#include "strategies/strategy.h"
+#include "strategies/support/direct_io.h"
+#include "strategies/support/line_format.h"
+#include "strategies/support/sync_policy.h"
 
 namespace iobench {
 namespace {

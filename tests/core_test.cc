@@ -8,13 +8,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "error.h"
+#include "base/error.h"
+#include "cli/options.h"
 #include "kernel_probe.h"
-#include "line_format.h"
-#include "options.h"
-#include "registry.h"
+#include "run/verify.h"
 #include "run_process.h"
-#include "verify.h"
+#include "strategies/registry.h"
+#include "strategies/support/line_format.h"
 
 namespace iobench {
 namespace {

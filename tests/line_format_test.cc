@@ -1,6 +1,6 @@
 // The shared formatter: the exact bytes every strategy must produce, the closed-form size
 // the runner checks them against, and the chunking LineStream hands to buffered strategies.
-#include "line_format.h"
+#include "strategies/support/line_format.h"
 
 #include <gtest/gtest.h>
 

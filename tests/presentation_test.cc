@@ -12,17 +12,17 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "compare.h"
-#include "error.h"
-#include "line_format.h"
-#include "progress.h"
-#include "registry.h"
+#include "base/error.h"
+#include "commands/compare.h"
 #include "report/grid.h"
 #include "report/plot.h"
 #include "report/reporter.h"
 #include "report/sweep_report.h"
 #include "report/table_parts.h"
+#include "run/progress.h"
 #include "run_process.h"
+#include "strategies/registry.h"
+#include "strategies/support/line_format.h"
 #include "wait_for.h"
 
 namespace iobench {

@@ -14,7 +14,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "error.h"
+#include "base/error.h"
 #include <string>
 #include <thread>
 #include <vector>

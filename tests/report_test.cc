@@ -5,9 +5,9 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "baseline.h"
-#include "error.h"
-#include "expect.h"
+#include "base/error.h"
+#include "check/baseline.h"
+#include "check/expect.h"
 #include "report/reporter.h"
 
 namespace iobench {

@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "registry.h"
 #include "report/grid.h"
 #include "run_process.h"
 #include "sample_report.h"
+#include "strategies/registry.h"
 
 namespace {
 

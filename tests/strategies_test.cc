@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "kernel_probe.h"
-#include "line_format.h"
-#include "registry.h"
-#include "strategy.h"
+#include "strategies/registry.h"
+#include "strategies/strategy.h"
+#include "strategies/support/line_format.h"
 
 namespace iobench {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "kernel_probe.h"
-#include "line_format.h"
-#include "registry.h"
-#include "result.h"
-#include "strategy.h"
+#include "strategies/registry.h"
+#include "strategies/strategy.h"
+#include "strategies/support/line_format.h"
 #include "tracer/tracer.h"
 
 namespace iobench {

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "result.h"
+#include "base/result.h"
 
 namespace iobench {
 

@@ -1,6 +1,6 @@
 // Charts as gnuplot scripts: pure functions from results to a script whose output is an SVG
 // for a projector (large fonts, labelled axes with units, a title naming N and the machine).
-// Running gnuplot is the caller's job (src/gnuplot.h).
+// Running gnuplot is the caller's job (report/gnuplot.h).
 //
 // Every bar or point is its own gnuplot plot element titled with its strategy, command or
 // value, so the SVG holds one <g id="gnuplot_plot_..."><title>NAME</title> per mark and

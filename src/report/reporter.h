@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "host_info.h"
-#include "options.h"
-#include "result.h"
+#include "base/result.h"
+#include "cli/options.h"
+#include "run/host_info.h"
 
 namespace iobench {
 

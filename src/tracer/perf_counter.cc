@@ -16,12 +16,12 @@
 #include <fstream>
 #include <vector>
 
-#include "error.h"
-#include "process.h"
+#include "base/error.h"
+#include "base/process.h"
+#include "base/unique_fd.h"
 #include "tracer/child_launch.h"
 #include "tracer/task_info.h"
 #include "tracer/tracer.h"
-#include "tracer/unique_fd.h"
 
 namespace iobench {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "result.h"
-#include "tracer/unique_fd.h"
+#include "base/result.h"
+#include "base/unique_fd.h"
 
 namespace iobench {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "tracer/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace iobench::tracing {
 

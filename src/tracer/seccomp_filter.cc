@@ -11,8 +11,8 @@
 #include <cerrno>
 #include <memory>
 
-#include "error.h"
-#include "tracer/unique_fd.h"
+#include "base/error.h"
+#include "base/unique_fd.h"
 #include "tracer/untraced_clone.h"
 
 namespace iobench::tracing {

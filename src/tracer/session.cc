@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "error.h"
-#include "interrupt.h"
+#include "base/error.h"
+#include "base/interrupt.h"
 #include "tracer/exec_privileges.h"
 #include "tracer/task_info.h"
 

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "result.h"
+#include "base/result.h"
+#include "base/unique_fd.h"
 #include "tracer/fd_paths.h"
 #include "tracer/run_delay.h"
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
-#include "tracer/unique_fd.h"
 #include "tracer/wait_status.h"
 
 namespace iobench::tracing {

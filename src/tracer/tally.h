@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "result.h"
+#include "base/result.h"
 #include "tracer/syscalls.h"
 
 namespace iobench::tracing {

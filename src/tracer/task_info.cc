@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tracer/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace iobench::tracing {
 

@@ -12,8 +12,9 @@
 #include <cstring>
 #include <utility>
 
-#include "error.h"
-#include "process.h"
+#include "base/error.h"
+#include "base/process.h"
+#include "base/unique_fd.h"
 #include "tracer/calibration.h"
 #include "tracer/child_launch.h"
 #include "tracer/cpu_pin.h"
@@ -21,7 +22,6 @@
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
 #include "tracer/task_info.h"
-#include "tracer/unique_fd.h"
 #include "tracer/watchdog.h"
 
 namespace iobench {

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "baseline.h"
-#include "error.h"
+#include "base/error.h"
+#include "check/baseline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "error.h"
-#include "options.h"
+#include "base/error.h"
+#include "cli/options.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

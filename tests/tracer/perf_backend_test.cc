@@ -6,8 +6,8 @@
 #include <csignal>
 
 #include "../kernel_probe.h"
-#include "line_format.h"
-#include "registry.h"
+#include "strategies/registry.h"
+#include "strategies/support/line_format.h"
 #include "tracer/perf_counter.h"
 #include "tracer_test_util.h"
 

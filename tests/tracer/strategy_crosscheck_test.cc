@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "../kernel_probe.h"
-#include "line_format.h"
-#include "registry.h"
+#include "strategies/registry.h"
+#include "strategies/support/line_format.h"
 #include "tracer_test_util.h"
 
 namespace iobench::tracer_test {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <thread>
 
-#include "interrupt.h"
+#include "base/interrupt.h"
 #include "tracer_test_util.h"
 
 namespace iobench::tracer_test {

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "result.h"
-#include "strategy.h"
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "strategies/strategy.h"
 #include "tracer/tracer.h"
-#include "tracer/unique_fd.h"
 
 namespace iobench::tracer_test {
 

@@ -6,8 +6,8 @@
 #include <charconv>
 #include <cstring>
 
-#include "line_format.h"
 #include "microbench.h"
+#include "strategies/support/line_format.h"
 
 namespace iobench::microbench {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "line_format.h"
+#include "strategies/support/line_format.h"
 
 namespace iobench::microbench {
 

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "microbench.h"
-#include "registry.h"
-#include "runner.h"
-#include "strategy.h"
-#include "temp_dir.h"
+#include "run/runner.h"
+#include "run/temp_dir.h"
+#include "strategies/registry.h"
+#include "strategies/strategy.h"
 #include "tracer/tracer.h"
 
 namespace iobench::microbench {

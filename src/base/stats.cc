@@ -1,0 +1,50 @@
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "base/result.h"
+
+namespace iobench {
+
+Stats summarize(std::vector<std::int64_t> samples) {
+  Stats s;
+  s.samples = samples;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  s.min = static_cast<double>(samples.front());
+  s.max = static_cast<double>(samples.back());
+  s.median = n % 2 ? static_cast<double>(samples[n / 2])
+                   : (static_cast<double>(samples[n / 2 - 1]) + static_cast<double>(samples[n / 2])) / 2;
+  s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(n);
+  if (n > 1) {
+    double sq = 0;
+    for (auto v : samples) sq += (static_cast<double>(v) - s.mean) * (static_cast<double>(v) - s.mean);
+    s.stddev = std::sqrt(sq / static_cast<double>(n - 1));  // sample stddev, as hyperfine reports
+  }
+  return s;
+}
+
+std::uint64_t FileStats::calls() const {
+  std::uint64_t n = 0;
+  for (const auto& [name, st] : syscalls) n += st.calls;
+  return n;
+}
+
+std::uint64_t FileStats::bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& [name, st] : syscalls) n += st.bytes;
+  return n;
+}
+
+const char* to_string(ResultStatus s) {
+  switch (s) {
+    case ResultStatus::kOk: return "ok";
+    case ResultStatus::kUnsupported: return "unsupported";
+    case ResultStatus::kFailed: return "failed";
+    case ResultStatus::kTimeout: return "timeout";
+  }
+  return "?";
+}
+
+}  // namespace iobench

@@ -1,0 +1,265 @@
+#include "check/baseline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/error.h"
+#include "strategies/strategy.h"
+
+namespace iobench {
+namespace {
+
+using nlohmann::json;
+
+// The workload's knobs: differences are shown, not refused, since comparing
+// configurations is a main use.
+constexpr const char* kConfigKeys[] = {"buffer_size", "stdio_buffer", "batch", "queue_depth",
+                                       "map_window"};
+
+std::string value_text(const json& v) {
+  if (v.is_null()) return "default";
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+std::string show(std::optional<std::uint64_t> v) { return v ? format_count(*v) : "—"; }
+
+}  // namespace
+
+bool BaselineComparison::regressed() const {
+  for (const auto& d : diffs)
+    if (d.regression) return true;
+  return false;
+}
+
+/// The member `key` of an object, or null: a const json's operator[] on a missing key is
+/// undefined behaviour, and a baseline file is untrusted input.
+const json& member(const json& object, const char* key) {
+  static const json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+namespace {
+
+using Bad = std::function<Error(const std::string&)>;
+
+/// A count: null (not measured) or an integer that fits 64 bits unsigned. nlohmann reads a
+/// negative number as signed and one beyond 2^64-1 or with a fraction as floating point.
+std::optional<std::uint64_t> count_of(const json& v, const std::string& where, const Bad& bad) {
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_number_unsigned())
+    throw bad(
+        fmt::format("{} is {}, not a count (a whole number from 0 to 2^64-1)", where, v.dump()));
+  return v.get<std::uint64_t>();
+}
+
+/// A median: null (not measured) or a positive, finite number of nanoseconds (no run takes
+/// 0 ns, and a 0 would make every change +0.0%).
+std::optional<double> median_of(const json& time_ns, const std::string& where, const Bad& bad) {
+  if (time_ns.is_null()) return std::nullopt;
+  const json& median = member(time_ns, "median");
+  if (!median.is_number() || !(median.get<double>() > 0) || !std::isfinite(median.get<double>()))
+    throw bad(fmt::format("{}.time_ns.median is {}, not a positive number of nanoseconds", where,
+                          median.dump()));
+  return median.get<double>();
+}
+
+BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
+  BaselineRow row;
+  const json& status = member(r, "status");
+  static const ResultStatus kStatuses[] = {ResultStatus::kOk, ResultStatus::kUnsupported,
+                                           ResultStatus::kFailed, ResultStatus::kTimeout};
+  for (ResultStatus st : kStatuses)
+    if (status.is_string() && status.get<std::string>() == to_string(st))
+      row.status = to_string(st);
+  if (row.status.empty())
+    throw bad(fmt::format("{}.status is {}, not ok, unsupported, failed or timeout", name,
+                          status.dump()));
+  row.write_calls = count_of(member(r, "write_calls"), name + ".write_calls", bad);
+  row.time_median_ns = median_of(member(r, "time_ns"), name, bad);
+  const json& syscalls = member(r, "syscalls");
+  if (!syscalls.is_null() && !syscalls.is_object())
+    throw bad(fmt::format("{}.syscalls is not an object", name));
+  if (syscalls.is_object()) {
+    for (const auto& [sys, st] : syscalls.items()) {
+      const std::string where = fmt::format("{}.syscalls.{}.calls", name, sys);
+      const std::optional<std::uint64_t> calls = count_of(member(st, "calls"), where, bad);
+      if (!calls) throw bad(where + " is missing");
+      row.syscall_calls[sys] = *calls;
+    }
+  }
+  return row;
+}
+
+}  // namespace
+
+Baseline parse_baseline(const std::string& text, const std::string& origin) {
+  const Bad bad = [&](const std::string& why) {
+    return Error(fmt::format("--baseline {}: {}", origin, why));
+  };
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw bad("not valid JSON");
+  const json& schema = member(doc, "schema");
+  if (!schema.is_string() || schema.get<std::string>() != "iobench/1")
+    throw bad("not an iobench/1 document (save one with --save-baseline)");
+  Baseline b;
+  const json& config = member(doc, "config");
+  const json& lines = member(config, "lines");
+  if (!lines.is_number_unsigned()) throw bad("config.lines is missing");
+  b.lines = lines.get<std::uint64_t>();
+  for (const char* k : kConfigKeys)
+    if (config.contains(k)) b.config[k] = value_text(member(config, k));
+  const json& results = member(doc, "results");
+  if (!results.is_array()) throw bad("results is missing");
+  for (const json& r : results) {
+    const json& name = member(r, "strategy");
+    if (!name.is_string()) throw bad("a result has no strategy name");
+    const std::string strategy = name.get<std::string>();
+    if (!b.rows.emplace(strategy, row_of(r, strategy, bad)).second)
+      throw bad(fmt::format("strategy '{}' appears twice", strategy));
+    b.order.push_back(strategy);
+  }
+  return b;
+}
+
+Baseline load_baseline(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("--baseline {}: cannot read it", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_baseline(ss.str(), path);
+}
+
+void check_comparable(const Baseline& before, std::uint64_t lines,
+                      const std::vector<std::string>& strategies) {
+  if (before.lines != lines)
+    throw Error(fmt::format("baseline not comparable: it wrote {} lines, this run {}", before.lines,
+                            lines));
+  for (const auto& name : before.order)
+    if (std::find(strategies.begin(), strategies.end(), name) == strategies.end())
+      throw Error(fmt::format(
+          "baseline not comparable: strategy '{}' is in the baseline but is not run", name));
+  for (const auto& name : strategies)
+    if (!before.rows.count(name))
+      throw Error(fmt::format(
+          "baseline not comparable: strategy '{}' is run but is not in the baseline", name));
+}
+
+void check_comparable(const Baseline& before, const BenchOptions& run) {
+  std::vector<std::string> names;
+  names.reserve(run.strategies.size());
+  for (const Strategy* s : run.strategies) names.emplace_back(s->name);
+  check_comparable(before, run.params.lines, names);
+}
+
+BaselineComparison compare_with_baseline(const Baseline& before, const BenchReport& after,
+                                         std::optional<std::uint64_t> count_tolerance,
+                                         double time_tolerance) {
+  std::vector<std::string> ran;
+  ran.reserve(after.results.size());
+  for (const auto& r : after.results) ran.push_back(r.strategy);
+  check_comparable(before, after.lines, ran);
+
+  BaselineComparison cmp;
+  const std::map<std::string, std::string> now = {
+      {"buffer_size", std::to_string(after.params.buffer_size)},
+      {"stdio_buffer",
+       after.params.stdio_buffer ? std::to_string(after.params.stdio_buffer) : "default"},
+      {"batch", std::to_string(after.params.batch)},
+      {"queue_depth", std::to_string(after.params.queue_depth)},
+      {"map_window", std::to_string(after.params.map_window)}};
+  for (const auto& [key, value] : now) {
+    auto it = before.config.find(key);
+    if (it != before.config.end() && it->second != value)
+      cmp.config_changes.push_back(fmt::format("{} {} → {}", key, it->second, value));
+  }
+
+  const std::uint64_t slack = count_tolerance.value_or(0);
+  for (const auto& r : after.results) {
+    const BaselineRow& b = before.rows.at(r.strategy);
+    auto count_diff = [&](const std::string& metric, std::optional<std::uint64_t> was,
+                          std::optional<std::uint64_t> is) {
+      if (!was && !is) return;
+      BaselineDiff d{r.strategy, metric, show(was), show(is), "", false};
+      if (was && is) {
+        // Unsigned both ways: no count is too large to subtract exactly.
+        const std::uint64_t distance = *is > *was ? *is - *was : *was - *is;
+        d.change = distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
+        d.regression = distance > slack;
+      } else {
+        d.change = "not measured on one side";
+      }
+      cmp.diffs.push_back(d);
+    };
+    if (b.status != to_string(r.status)) {
+      cmp.diffs.push_back(
+          {r.strategy, "status", b.status, to_string(r.status), "changed",
+           r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
+    }
+    count_diff("write_calls", b.write_calls, r.write_calls);
+    if (r.trace && r.trace->available) {
+      std::map<std::string, std::uint64_t> calls;
+      for (const auto& [name, st] : r.trace->syscalls) calls[name] = st.calls;
+      for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
+      for (const auto& [name, n] : calls) {
+        const auto it = b.syscall_calls.find(name);
+        const std::uint64_t was = it == b.syscall_calls.end() ? 0 : it->second;
+        if (was == n) continue;  // unchanged syscalls would only repeat write_calls
+        count_diff(name, was, n);
+      }
+    }
+    if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
+      double was = *b.time_median_ns, is = r.time_ns.median;
+      const double change = is / was - 1;  // was > 0: parse_baseline refuses anything else
+      cmp.diffs.push_back({r.strategy, "time (median)", format_duration(was), format_duration(is),
+                           fmt::format("{:+.1f}%", 100 * change), change > time_tolerance});
+    }
+  }
+  return cmp;
+}
+
+std::string render_comparison(const BaselineComparison& cmp) {
+  std::string out = "\nbaseline comparison";
+  if (!cmp.config_changes.empty()) {
+    out += " (configuration changed: ";
+    for (std::size_t i = 0; i < cmp.config_changes.size(); ++i)
+      out += (i ? ", " : "") + cmp.config_changes[i];
+    out += ")";
+  }
+  out += "\n";
+  std::size_t w0 = 8, w1 = 6, w2 = 6, w3 = 5;
+  auto width = [](const std::string& s) {
+    std::size_t n = 0;
+    for (char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  for (const auto& d : cmp.diffs) {
+    w0 = std::max(w0, width(d.strategy + "." + d.metric));
+    w1 = std::max(w1, width(d.before));
+    w2 = std::max(w2, width(d.after));
+    w3 = std::max(w3, width(d.change));
+  }
+  auto pad = [&](const std::string& s, std::size_t w, bool right) {
+    std::string p(w - std::min(w, width(s)), ' ');
+    return right ? p + s : s + p;
+  };
+  out += pad("metric", w0, false) + "  " + pad("before", w1, true) + "  " + pad("after", w2, true) +
+         "  " + pad("change", w3, true) + "\n";
+  for (const auto& d : cmp.diffs) {
+    out += pad(d.strategy + "." + d.metric, w0, false) + "  " + pad(d.before, w1, true) + "  " +
+           pad(d.after, w2, true) + "  " + pad(d.change, w3, true);
+    if (d.regression) out += "  REGRESSION";
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace iobench

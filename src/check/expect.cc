@@ -1,0 +1,273 @@
+#include "check/expect.h"
+
+#include <fmt/format.h>
+#include <seccomp.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+#include "base/error.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+namespace {
+
+struct Unit {
+  const char* suffix;
+  MetricKind kind;
+  double scale;
+};
+
+// Longest first, so "ms" is not read as "m" + "s".
+constexpr Unit kUnits[] = {
+    {"KiB", MetricKind::kBytes, 1024.0},
+    {"MiB", MetricKind::kBytes, 1048576.0},
+    {"GiB", MetricKind::kBytes, 1073741824.0},
+    {"ns", MetricKind::kTime, 1.0},
+    {"us", MetricKind::kTime, 1e3},
+    {"µs", MetricKind::kTime, 1e3},
+    {"ms", MetricKind::kTime, 1e6},
+    {"K", MetricKind::kBytes, 1024.0},
+    {"M", MetricKind::kBytes, 1048576.0},
+    {"G", MetricKind::kBytes, 1073741824.0},
+    {"B", MetricKind::kBytes, 1.0},
+    {"s", MetricKind::kTime, 1e9},
+};
+
+std::string trim(const std::string& s) {
+  std::size_t a = s.find_first_not_of(" \t");
+  std::size_t b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+bool valid_name(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+  return true;
+}
+
+MetricKind kind_of(const std::string& metric) {
+  if (metric == "bytes") return MetricKind::kBytes;
+  if (metric == "time_ns" || metric == "cpu_ns") return MetricKind::kTime;
+  return MetricKind::kCount;
+}
+
+/// Whole numbers in full (a count or a byte size of 1e16 is read as digits, not 1e+16),
+/// the rest in the shortest form that reads back exactly.
+std::string format_value(double v) {
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
+  return fmt::format("{}", v);
+}
+
+ExpectationOutcome verdict(const Expectation& e, const std::string& subject,
+                           std::optional<double> measured, const std::string& why_missing = "") {
+  ExpectationOutcome out;
+  out.subject = subject;
+  out.measured = measured;
+  out.passed = measured && compare(*measured, e.op, e.value);
+  std::string rhs = format_value(e.value);
+  out.line =
+      fmt::format("{} {} {} {} ", out.passed ? "PASS" : "FAIL", subject, to_string(e.op), rhs);
+  out.line += measured ? fmt::format("(measured {})", format_value(*measured))
+                       : fmt::format("(not measured: {})", why_missing);
+  return out;
+}
+
+std::optional<double> syscall_calls(const std::map<std::string, SyscallStats>& syscalls,
+                                    const std::string& name) {
+  auto it = syscalls.find(name);
+  return it == syscalls.end() ? 0.0 : static_cast<double>(it->second.calls);
+}
+
+}  // namespace
+
+bool is_syscall_name(const std::string& name) {
+  return seccomp_syscall_resolve_name(name.c_str()) != __NR_SCMP_ERROR;
+}
+
+void require_traced(const Expectation& e, bool trace_all) {
+  if (trace_all || !is_syscall_name(e.metric) || is_write_family(e.metric)) return;
+  throw Error(
+      fmt::format("--expect '{}': {} is not traced (only the write family is, e.g. write, fsync, "
+                  "io_uring_enter); add --trace-all to count it",
+                  e.text, e.metric));
+}
+
+const char* to_string(CompareOp op) noexcept {
+  switch (op) {
+    case CompareOp::kEq:
+      return "==";
+    case CompareOp::kNe:
+      return "!=";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLe:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGe:
+      return ">=";
+  }
+  return "?";
+}
+
+bool compare(double m, CompareOp op, double v) noexcept {
+  switch (op) {
+    case CompareOp::kEq:
+      return m == v;
+    case CompareOp::kNe:
+      return m != v;
+    case CompareOp::kLt:
+      return m < v;
+    case CompareOp::kLe:
+      return m <= v;
+    case CompareOp::kGt:
+      return m > v;
+    case CompareOp::kGe:
+      return m >= v;
+  }
+  return false;
+}
+
+Expectation parse_expectation(const std::string& text) {
+  auto fail = [&](const std::string& why) -> Error {
+    return Error(fmt::format("--expect '{}': {}", text, why));
+  };
+  Expectation e;
+  e.text = text;
+  // The operator: the first of < > = ! in the text.
+  std::size_t pos = text.find_first_of("<>=!");
+  if (pos == std::string::npos) throw fail("no comparison (use == != < <= > >=)");
+  std::size_t len = 1;
+  char c = text[pos];
+  char next = pos + 1 < text.size() ? text[pos + 1] : '\0';
+  if (c == '=' && next == '=')
+    e.op = CompareOp::kEq, len = 2;
+  else if (c == '!' && next == '=')
+    e.op = CompareOp::kNe, len = 2;
+  else if (c == '<' && next == '=')
+    e.op = CompareOp::kLe, len = 2;
+  else if (c == '>' && next == '=')
+    e.op = CompareOp::kGe, len = 2;
+  else if (c == '<')
+    e.op = CompareOp::kLt;
+  else if (c == '>')
+    e.op = CompareOp::kGt;
+  else
+    throw fail(
+        fmt::format("'{}' at position {} is not a comparison (use == != < <= > >=)", c, pos + 1));
+
+  std::string lhs = trim(text.substr(0, pos));
+  std::string rhs = trim(text.substr(pos + len));
+  if (lhs.empty()) throw fail("nothing before the comparison (a metric such as write_calls)");
+  if (std::size_t dot = lhs.find('.'); dot != std::string::npos) {
+    e.strategy = lhs.substr(0, dot);
+    e.metric = lhs.substr(dot + 1);
+    if (!valid_name(e.strategy)) throw fail(fmt::format("'{}' is not a strategy name", e.strategy));
+  } else {
+    e.metric = lhs;
+  }
+  if (!valid_name(e.metric)) throw fail(fmt::format("'{}' is not a metric", e.metric));
+  e.kind = kind_of(e.metric);
+
+  if (rhs.empty()) throw fail("no value after the comparison");
+  if (rhs.find_first_of("<>=!") != std::string::npos)
+    throw fail(fmt::format("'{}' after the comparison is not a value", rhs));
+  double number = 0;
+  auto [ptr, ec] = std::from_chars(rhs.data(), rhs.data() + rhs.size(), number);
+  if (ec != std::errc() || ptr == rhs.data()) throw fail(fmt::format("'{}' is not a number", rhs));
+  std::string unit = trim(rhs.substr(static_cast<std::size_t>(ptr - rhs.data())));
+  double scale = 1;
+  if (!unit.empty()) {
+    const Unit* found = nullptr;
+    for (const Unit& u : kUnits)
+      if (unit == u.suffix) found = &u;
+    if (!found)
+      throw fail(
+          fmt::format("unknown unit '{}' (time: ns us ms s; size: B K KiB M MiB G GiB)", unit));
+    if (found->kind != e.kind)
+      throw fail(fmt::format("unit '{}' does not fit {} (a {})", unit, e.metric,
+                             e.kind == MetricKind::kTime    ? "time"
+                             : e.kind == MetricKind::kBytes ? "size"
+                                                            : "count"));
+    scale = found->scale;
+  }
+  e.value = number * scale;
+  // nan compares false with everything and inf (also 1e308s, scaled) passes or fails alike.
+  if (!std::isfinite(e.value)) throw fail(fmt::format("'{}' is not a finite value", rhs));
+  return e;
+}
+
+std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation>& expectations,
+                                                   const std::vector<StrategyResult>& results) {
+  std::vector<ExpectationOutcome> out;
+  for (const Expectation& e : expectations) {
+    bool matched = false;
+    for (const StrategyResult& r : results) {
+      if (!e.strategy.empty() && e.strategy != r.strategy) continue;
+      matched = true;
+      const std::string subject = r.strategy + "." + e.metric;
+      if (r.status != ResultStatus::kOk) {
+        out.push_back(
+            verdict(e, subject, std::nullopt, fmt::format("status {}", to_string(r.status))));
+        continue;
+      }
+      const bool traced = r.trace && r.trace->available;
+      if (e.metric == "write_calls") {
+        out.push_back(r.write_calls ? verdict(e, subject, static_cast<double>(*r.write_calls))
+                                    : verdict(e, subject, std::nullopt, "not traced"));
+      } else if (e.metric == "bytes") {
+        out.push_back(verdict(e, subject, static_cast<double>(r.bytes)));
+      } else if (e.metric == "time_ns") {
+        out.push_back(verdict(e, subject, r.time_ns.median));
+      } else if (e.metric == "cpu_ns") {
+        out.push_back(verdict(e, subject, r.cpu_ns.median));
+      } else if (e.metric == "page_faults") {
+        out.push_back(verdict(e, subject, static_cast<double>(r.minor_faults + r.major_faults)));
+      } else if (traced) {
+        out.push_back(verdict(e, subject, syscall_calls(r.trace->syscalls, e.metric)));
+      } else {
+        out.push_back(verdict(e, subject, std::nullopt, "not traced"));
+      }
+    }
+    if (!matched) {
+      ExpectationOutcome o = verdict(e, e.strategy + "." + e.metric, std::nullopt,
+                                     fmt::format("strategy '{}' did not run", e.strategy));
+      out.push_back(o);
+    }
+  }
+  return out;
+}
+
+std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation>& expectations,
+                                                   const TraceResult& t) {
+  std::vector<ExpectationOutcome> out;
+  for (const Expectation& e : expectations) {
+    const std::string subject = e.metric;
+    if (!t.available) {
+      out.push_back(verdict(e, subject, std::nullopt, "not traced"));
+      continue;
+    }
+    if (e.metric == "write_calls" || e.metric == "bytes") {
+      double calls = 0, bytes = 0;
+      for (const auto& [name, st] : t.syscalls) {
+        if (!is_write_family(name)) continue;
+        calls += static_cast<double>(st.calls);
+        bytes += static_cast<double>(st.bytes);
+      }
+      if (e.metric == "bytes" && t.mode == TraceMode::kCount)
+        out.push_back(verdict(e, subject, std::nullopt, "count mode sees no byte counts"));
+      else
+        out.push_back(verdict(e, subject, e.metric == "bytes" ? bytes : calls));
+    } else if (e.metric == "time_ns") {
+      out.push_back(verdict(e, subject, static_cast<double>(t.wall_ns)));
+    } else {
+      out.push_back(verdict(e, subject, syscall_calls(t.syscalls, e.metric)));
+    }
+  }
+  return out;
+}
+
+}  // namespace iobench

@@ -1,0 +1,62 @@
+// `iobench compare`: real programs side by side, the way hyperfine runs them (warm-ups, then
+// timed runs of the whole process, no shell unless asked), plus one traced run each for the
+// exact write calls, in the same table, summary, JSON and chart as the strategies.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+
+struct CompareCommand {
+  std::string name;               // -n NAME, else the command as written
+  std::string command;            // as written
+  std::vector<std::string> argv;  // split into words (or sh -c COMMAND with --shell)
+  std::string program;            // argv[0] resolved through PATH
+};
+
+struct CompareOptions {
+  std::vector<CompareCommand> commands;
+  int runs = 5;
+  int warmup = 1;
+  bool shell = false;
+  bool show_output = false;
+  bool trace = true;
+  TracerOptions tracer;
+  std::optional<std::chrono::nanoseconds> timeout;
+  OutputFormat format = OutputFormat::kTable;
+  ColorMode color = ColorMode::kAuto;
+  SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;  // as BenchOptions::columns
+  std::string plot;
+  std::string export_json, export_csv, export_markdown;  // rewritten after every command
+};
+
+/// Splits a command line into words as a POSIX shell would, without any expansion: blanks
+/// separate words; '…' is literal; "…" is literal except \" \\ \$ \` ; a backslash outside
+/// quotes takes the next character literally. Throws Error on an unterminated quote.
+std::vector<std::string> split_words(const std::string& command);
+
+/// `args` are the words after `compare`. Throws Error (exit 2).
+CompareOptions parse_compare(const std::vector<std::string>& args);
+
+/// `iobench compare --help`.
+std::string compare_help();
+
+/// Runs every command; prints the table (or JSON), draws --plot; returns the exit status
+/// (3 when a command failed).
+int run_compare(const CompareOptions& options);
+
+/// The rule for a command's write_calls: write-family calls that move data (write, writev,
+/// pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice, copy_file_range) to any file
+/// but the command's stdout and stderr (/dev/null, or a terminal with --show-output), pipes
+/// and sockets; plus io_uring_enter on io_uring rings. Sets write_calls, syscall_time_ns and
+/// bytes (what those calls wrote).
+void attribute_command_writes(const TraceResult& trace, StrategyResult& result);
+
+}  // namespace iobench

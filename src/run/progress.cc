@@ -1,0 +1,111 @@
+#include "run/progress.h"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "report/grid.h"
+#include "report/presentation.h"
+#include "report/terminal.h"
+
+namespace iobench {
+namespace {
+
+constexpr auto kQuiet = std::chrono::seconds(1);        // short benchmarks show nothing
+constexpr auto kTick = std::chrono::milliseconds(250);  // the elapsed time moves visibly
+
+const char* kind_name(RunKind k) {
+  switch (k) {
+    case RunKind::kWarmup:
+      return "warm-up";
+    case RunKind::kTimed:
+      return "timed";
+    case RunKind::kTraced:
+      return "traced";
+  }
+  return "";
+}
+
+/// write(2) straight to fd 2: no stdio buffer to interleave with, nothing to lock that a
+/// forked child could inherit locked.
+void put(const std::string& s) {
+  std::size_t done = 0;
+  while (done < s.size()) {
+    ssize_t n = ::write(STDERR_FILENO, s.data() + done, s.size() - done);
+    if (n <= 0) return;  // a progress line is never worth an error
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+Progress::Progress() : Progress(is_terminal(STDERR_FILENO)) {}
+
+Progress::Progress(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+  if (!enabled_) return;
+  // The ticker must never take a process-directed SIGINT/SIGTERM: the main thread's waits
+  // rely on EINTR to stop the run. Block everything in the new thread, then restore ours.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  ticker_ = std::thread([this] { tick_loop(); });
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+Progress::~Progress() { finish(); }
+
+void Progress::on_run(const RunEvent& e) {
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  what_ = fmt::format("{} · run {} of {} ({})", e.name, e.run, e.total, kind_name(e.kind));
+}
+
+RunObserver Progress::observer() {
+  return [this](const RunEvent& e) { on_run(e); };
+}
+
+void Progress::finish() {
+  if (!enabled_) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) return;
+    stop_ = true;
+    if (shown_) put("\r\x1b[K");  // erase the line: what follows starts on a clean one
+  }
+  wake_.notify_all();
+  ticker_.join();
+}
+
+void Progress::print_above(const std::string& text) {
+  std::lock_guard lock(mutex_);
+  if (enabled_ && shown_ && !stop_) put("\r\x1b[K");
+  write_stdout(text);
+  if (enabled_ && shown_ && !stop_) draw_locked();
+}
+
+void Progress::tick_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stop_) {
+    wake_.wait_for(lock, kTick);
+    if (!stop_ && std::chrono::steady_clock::now() - start_ >= kQuiet && !what_.empty())
+      draw_locked();
+  }
+}
+
+void Progress::draw_locked() {
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string line = fmt::format("iobench: {} · {:.1f} s", what_, elapsed);
+  // A line wider than the terminal wraps, and \r would then erase only its last part.
+  const std::size_t width = terminal_width(STDERR_FILENO) - 1;
+  while (display_width(line) > width && !line.empty()) {
+    // Drop one whole code point: its continuation bytes, then its first byte.
+    while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80)
+      line.pop_back();
+    if (!line.empty()) line.pop_back();
+  }
+  put("\r" + line + "\x1b[K");
+  shown_ = true;
+}
+
+}  // namespace iobench

@@ -1,0 +1,66 @@
+// The runner: for each strategy, warm-up runs, timed runs and one traced run, each in a
+// fresh child, each output file checked. Produces plain StrategyResult values.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "cli/options.h"
+
+namespace iobench {
+
+class Tracer;
+
+enum class RunKind { kWarmup, kTimed, kTraced };
+
+/// One child run about to start: run `run` of `total` for one strategy (warm-ups, timed runs
+/// and the traced run, counted together).
+struct RunEvent {
+  std::string_view name;
+  int run = 0;
+  int total = 0;
+  RunKind kind = RunKind::kTimed;
+};
+using RunObserver = std::function<void(const RunEvent&)>;
+
+class Runner {
+ public:
+  /// Creates the private directory under options.dir (throws Error if it cannot).
+  explicit Runner(const BenchOptions& options);
+  ~Runner();
+
+  /// Runs every strategy in order; on_result sees each row as soon as it is complete,
+  /// so a later failure loses nothing already measured.
+  std::vector<StrategyResult> run(const std::function<void(const StrategyResult&)>& on_result = {});
+
+  /// Run one strategy (all its runs).
+  StrategyResult run_one(const Strategy& strategy);
+
+  /// Told before every child run (progress display); optional.
+  void set_observer(RunObserver observer);
+
+  const std::string& private_dir() const;
+  /// The calibrated tracer cost per call (timing mode), or 0 when nothing was traced.
+  std::int64_t tracer_overhead_ns() const;
+  /// Whether traced runs were pinned, and whether ptrace was usable at all.
+  bool tracer_pinned() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The write-family calls that move data into a file (write, writev, pwrite64, pwritev,
+/// pwritev2, sendfile, splice, vmsplice, copy_file_range): what a "write call" is.
+bool writes_data(const std::string& syscall_name);
+
+/// write_calls and syscall_time_ns from a trace: the calls that write data to the target
+/// file, plus io_uring_enter on io_uring rings (their writes reach the file without one).
+void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
+                           StrategyResult& result);
+
+}  // namespace iobench
