@@ -1,0 +1,75 @@
+// `iobench [run]`: the chosen strategies through the runner, each result exported as it
+// lands, then the table, the expectations and the baseline comparison.
+#include "commands/bench.h"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "base/error.h"
+#include "check/baseline.h"
+#include "report/presentation.h"
+#include "report/reporter.h"
+#include "report/verdicts.h"
+#include "run/live_table.h"
+#include "run/progress.h"
+#include "run/runner.h"
+
+namespace iobench {
+
+int run_bench(const BenchOptions& o) {
+  // Read the baseline first: a bad one is a usage error, found before anything runs.
+  std::optional<Baseline> baseline;
+  if (!o.baseline.empty()) {
+    baseline = load_baseline(o.baseline);
+    check_comparable(*baseline, o);
+  }
+
+  Runner runner(o);
+  BenchReport rep = bench_report_header(o);
+  if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
+    fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
+               IOBENCH_BUILD_TYPE);
+  Progress progress;  // on stderr, only when it is a terminal
+  LiveTable live(o.format, progress);
+  runner.set_observer(progress.observer());
+  runner.run([&](const StrategyResult& r) {
+    rep.results.push_back(r);
+    rep.pinned = runner.tracer_pinned();
+    rep.tracer_overhead_ns = runner.tracer_overhead_ns();
+    // After each strategy: a later failure loses nothing.
+    write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
+    live.update(rep);
+  });
+  live.clear();
+  if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
+  progress.finish();
+  write_stdout(render(o.format, rep));
+  write_comparison_plot(o, rep);
+
+  int status = kExitOk;
+  for (const auto& r : rep.results)
+    if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) status = kExitRunFailed;
+  const bool table = o.format == OutputFormat::kTable;
+  if (!report_expectations(check_expectations(o.expectations, rep.results), table)) status = kExitCheckFailed;
+  if (baseline) {
+    BaselineComparison cmp = compare_with_baseline(*baseline, rep, o.count_tolerance, o.time_tolerance);
+    std::string text = render_comparison(cmp);
+    if (table)
+      write_stdout(text);
+    else
+      std::fputs(text.c_str(), stderr);
+    if (cmp.regressed()) {
+      for (const auto& d : cmp.diffs)
+        if (d.regression)
+          fmt::print(stderr, "iobench: regression: {}.{}: {} → {} ({})\n", d.strategy, d.metric,
+                     d.before, d.after, d.change);
+      status = kExitCheckFailed;
+    }
+  }
+  return status;
+}
+
+}  // namespace iobench
