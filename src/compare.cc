@@ -23,6 +23,7 @@
 #include "report/reporter.h"
 #include "runner.h"
 #include "terminal.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
@@ -99,13 +100,6 @@ std::string failure(int exit_code, int term_signal, bool timed_out) {
   return "";
 }
 
-bool excluded_path(const std::string& path) {
-  // stdout and stderr are /dev/null (or the terminal with --show-output): output for a
-  // person or a pipe, not the file I/O being compared.
-  return path == "/dev/null" || path.rfind("/dev/pts/", 0) == 0 || path.rfind("/dev/tty", 0) == 0 ||
-         path.rfind("pipe:", 0) == 0 || path.rfind("socket:", 0) == 0;
-}
-
 StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer* tracer,
                        int null_fd, Progress& progress, bool& warned) {
   StrategyResult r;
@@ -171,21 +165,10 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
 }  // namespace
 
 void attribute_command_writes(const TraceResult& trace, StrategyResult& result) {
-  std::uint64_t calls = 0, bytes = 0;
-  std::int64_t time_ns = 0;
-  for (const FileStats& f : trace.files) {
-    if (excluded_path(f.path)) continue;
-    const bool ring = f.path == "anon_inode:[io_uring]";
-    for (const auto& [name, st] : f.syscalls) {
-      if (ring ? name != "io_uring_enter" : !writes_data(name)) continue;
-      calls += st.calls;
-      time_ns += st.time_ns;
-      if (!ring) bytes += st.bytes;
-    }
-  }
-  result.write_calls = calls;
-  result.syscall_time_ns = time_ns;
-  result.bytes = bytes;
+  const WriteCount count = count_writes(trace);
+  result.write_calls = count.calls;
+  result.syscall_time_ns = count.time_ns;
+  result.bytes = count.bytes;
 }
 
 int run_compare(const CompareOptions& o) {

@@ -24,9 +24,9 @@ constexpr const char* kAbout =
     "and stderr on /dev/null; the files they create are theirs (iobench neither checks nor\n"
     "removes them). No shell unless --shell: the command is split into words like a shell\n"
     "would (quotes, backslashes), with no expansion.\n\n"
-    "write calls: write, writev, pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice and\n"
-    "copy_file_range to any file but stdout, stderr, pipes and sockets; io_uring_enter on "
-    "rings.\n\n"
+    "write calls: data writes (write, writev, pwrite*, sendfile, splice, vmsplice,\n"
+    "copy_file_range) to any file but stdout, stderr, terminals, pipes and sockets;\n"
+    "io_uring_enter on rings (README \"What counts as a write\").\n\n"
     "Example: iobench compare -n c './writer_c out.txt' -n rust './writer_rust out.txt'";
 
 bool executable(const std::string& p) {

@@ -16,6 +16,7 @@
 #include "temp_dir.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
+#include "tracer/write_calls.h"
 #include "verify.h"
 
 namespace iobench {
@@ -72,41 +73,11 @@ std::vector<StrategyResult> Runner::run(
   return results;
 }
 
-// The rest of the write family (ftruncate, fallocate, the syncs) is traced and shown per
-// syscall, but is not a "write": mmap makes no write call.
-bool writes_data(const std::string& name) {
-  static const char* const kData[] = {"write",    "writev",    "pwrite64", "pwritev",
-                                      "pwritev2", "sendfile",  "splice",   "vmsplice",
-                                      "copy_file_range"};
-  return std::find(std::begin(kData), std::end(kData), name) != std::end(kData);
-}
-
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result) {
-  std::uint64_t calls = 0;
-  std::int64_t time_ns = 0;
-  if (trace.backend == "perf") {
-    // Counters cannot tell fds apart, so there are no per-file stats: count the whole child.
-    // Exact all the same, because a strategy's child writes to nothing but its target file
-    // (it reports through shared memory) and has one io_uring ring at most.
-    for (const auto& [name, st] : trace.syscalls)
-      if (writes_data(name) || name == "io_uring_enter") calls += st.calls;
-    result.write_calls = calls;
-    result.syscall_time_ns = 0;  // count mode: no times
-    return;
-  }
-  for (const FileStats& f : trace.files) {
-    // io_uring's writes reach the file with no write call: its io_uring_enter calls count.
-    const bool ring = f.path == "anon_inode:[io_uring]";
-    if (f.path != target_path && !ring) continue;
-    for (const auto& [name, st] : f.syscalls) {
-      if (ring ? name != "io_uring_enter" : !writes_data(name)) continue;
-      calls += st.calls;
-      time_ns += st.time_ns;
-    }
-  }
-  result.write_calls = calls;
-  result.syscall_time_ns = time_ns;
+  const WriteCount count = count_writes(trace, target_path);
+  result.write_calls = count.calls;
+  result.syscall_time_ns = count.time_ns;
 }
 
 namespace {

@@ -511,7 +511,9 @@ TEST(Compare, CountsDataWritesToFilesButNotStdoutStderrOrPipes) {
       file("/dev/pts/3", {{"write", {7, 0, 70, 7}}}),
       file("pipe:[123]", {{"write", {7, 0, 70, 7}}}),
       file("socket:[9]", {{"sendto", {7, 0, 70, 7}}, {"write", {1, 0, 1, 1}}}),
-      file("anon_inode:[io_uring]", {{"io_uring_enter", {4, 0, 0, 40}}})};
+      file("anon_inode:[io_uring]", {{"io_uring_enter", {4, 0, 0, 40}}}),
+      file("/tmp/stdout.log", {{"write", {5, 0, 50, 5}}})};
+  t.streams = {"/tmp/stdout.log"};  // its stdout, redirected to a regular file
   StrategyResult r;
   attribute_command_writes(t, r);
   EXPECT_EQ(r.write_calls, 10u + 2 + 3 + 4);
@@ -558,7 +560,8 @@ TEST(Compare, TableAndSummaryForCommands) {
   EXPECT_NE(r.out.find("compare · 1 command"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\nsh "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("median of 2 untraced runs per command"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("to any file but stdout, stderr, pipes and sockets"), std::string::npos)
+  EXPECT_NE(r.out.find("to any file but stdout, stderr,\n  terminals, pipes and sockets"),
+            std::string::npos)
       << r.out;
 }
 

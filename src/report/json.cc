@@ -6,6 +6,7 @@
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "tracer/tracer.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
@@ -131,9 +132,7 @@ std::string render_json(const BenchReport& rep) {
 
 std::string render_trace_json(const TraceReport& rep) {
   const TraceResult& t = rep.trace;
-  std::uint64_t write_calls = 0;
-  for (const auto& [name, st] : t.syscalls)
-    if (is_write_family(name)) write_calls += st.calls;
+  const std::uint64_t write_calls = count_writes(t).calls;
   json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);
   json doc = {
       {"schema", "iobench-trace/1"},

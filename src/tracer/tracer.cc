@@ -23,6 +23,7 @@
 #include "tracer/task_info.h"
 #include "tracer/unique_fd.h"
 #include "tracer/watchdog.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 
@@ -127,6 +128,7 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
                                 const Hooks& hooks) {
   TraceResult result;
   result.mode = hooks.mode;
+  result.streams = standard_stream_paths();  // the child inherits them at fork
   SharedMapping<ChildReport> report;
   if (!report) throw_errno("mmap", errno, kExitRunFailed);
   // The release channel. A socket rather than a pipe: send(MSG_NOSIGNAL) cannot SIGPIPE us.
