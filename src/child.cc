@@ -10,8 +10,7 @@
 
 #include "error.h"
 #include "process.h"
-#include "tracer/perf_counter.h"
-#include "tracer/tracer.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 namespace {
@@ -91,12 +90,8 @@ ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
   return run;
 }
 
-namespace {
-
-/// A traced run by either backend: `run` forks, counts and reaps a child running `main`.
-template <typename Backend>
-ChildRun run_counted(const Strategy& strategy, const WriteJob& job, Backend& backend,
-                     std::optional<std::chrono::nanoseconds> timeout) {
+ChildRun run_traced(const Strategy& strategy, const WriteJob& job, CountingBackend& backend,
+                    std::optional<std::chrono::nanoseconds> timeout) {
   SharedReport report;
   Report* shared = report.operator->();
   TraceResult trace =
@@ -108,18 +103,6 @@ ChildRun run_counted(const Strategy& strategy, const WriteJob& job, Backend& bac
   run.timed_out = trace.timed_out;
   run.trace = std::move(trace);
   return run;
-}
-
-}  // namespace
-
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& tracer,
-                    std::optional<std::chrono::nanoseconds> timeout) {
-  return run_counted(strategy, job, tracer, timeout);
-}
-
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, PerfCounter& counter,
-                    std::optional<std::chrono::nanoseconds> timeout) {
-  return run_counted(strategy, job, counter, timeout);
 }
 
 }  // namespace iobench

@@ -14,8 +14,7 @@
 
 namespace iobench {
 
-class Tracer;
-class PerfCounter;
+class CountingBackend;
 
 struct ChildRun {
   bool finished = false;   // the child returned from the strategy and reported
@@ -33,12 +32,8 @@ struct ChildRun {
 ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
                       std::optional<std::chrono::nanoseconds> timeout);
 
-/// One run in a fresh child under the tracer.
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& tracer,
-                    std::optional<std::chrono::nanoseconds> timeout);
-
-/// One run in a fresh child counted by perf tracepoint counters (counts only).
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, PerfCounter& counter,
+/// One run in a fresh child, counted by `backend` (ptrace + seccomp, or perf counters).
+ChildRun run_traced(const Strategy& strategy, const WriteJob& job, CountingBackend& backend,
                     std::optional<std::chrono::nanoseconds> timeout);
 
 }  // namespace iobench

@@ -23,6 +23,7 @@
 #include "report/reporter.h"
 #include "runner.h"
 #include "terminal.h"
+#include "tracer/counting_backend.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
@@ -100,7 +101,7 @@ std::string failure(int exit_code, int term_signal, bool timed_out) {
   return "";
 }
 
-StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer* tracer,
+StrategyResult measure(const CompareCommand& c, const CompareOptions& o, CountingBackend* tracer,
                        int null_fd, Progress& progress, bool& warned) {
   StrategyResult r;
   r.strategy = c.name;
@@ -180,6 +181,7 @@ int run_compare(const CompareOptions& o) {
   rep.warmup = o.warmup;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
+  rep.tracer_backend = to_string(o.tracer.backend);
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.columns = table_columns(o.columns, STDOUT_FILENO);
@@ -187,8 +189,8 @@ int run_compare(const CompareOptions& o) {
 
   const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null_fd < 0) throw_errno("/dev/null", errno, kExitRunFailed);
-  std::unique_ptr<Tracer> tracer;
-  if (o.trace) tracer = std::make_unique<Tracer>(o.tracer);
+  std::unique_ptr<CountingBackend> tracer;
+  if (o.trace) tracer = make_counting_backend(o.tracer);
   bool warned = false;
   {
     Progress progress;
@@ -200,7 +202,7 @@ int run_compare(const CompareOptions& o) {
     }
   }
   ::close(null_fd);
-  if (tracer && o.tracer.mode == TraceMode::kTiming) rep.tracer_overhead_ns = tracer->overhead_ns();
+  if (tracer) rep.tracer_overhead_ns = tracer->overhead_ns();
 
   write_stdout(render(o.format, rep));
   if (!o.plot.empty()) write_plot(o.plot, comparison_plot_script(rep));

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "gnuplot.h"
 #include "output_file.h"
+#include "tracer_flags.h"
 
 namespace iobench {
 namespace {
@@ -102,8 +103,8 @@ struct CompareFlags {
   std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot,
       columns;
   std::string export_json, export_csv, export_markdown;
-  bool shell = false, show_output = false, count_only = false, trace_all = false, pin = false,
-       no_pin = false, no_trace = false;
+  bool shell = false, show_output = false, no_trace = false;
+  TracerFlags tracer;  // the same group as a run's and trace's: --tracer included
 
   void add(CLI::App& app) {
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
@@ -125,10 +126,7 @@ struct CompareFlags {
     app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
     app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE");
     app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
-    app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
-    app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--pin", pin, "Pin the tracer to its CPU (the commands are never pinned)");
-    app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
+    tracer.add(app);
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out); 128+N killed by signal N.");
@@ -173,9 +171,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.shell = f.shell;
   o.show_output = f.show_output;
   o.trace = !f.no_trace;
-  o.tracer.mode = f.count_only ? TraceMode::kCount : TraceMode::kTiming;
-  o.tracer.trace_all = f.trace_all;
-  o.tracer.pin = f.pin && !f.no_pin;
+  o.tracer = f.tracer.options(o.trace);
   o.plot = f.plot;
   for (std::size_t i = 0; i < f.commands.size(); ++i) {
     CompareCommand c;

@@ -26,8 +26,7 @@
 #include "registry.h"
 #include "report/reporter.h"
 #include "runner.h"
-#include "tracer/perf_counter.h"
-#include "tracer/tracer.h"
+#include "tracer/counting_backend.h"
 #include "tracer/unique_fd.h"
 
 namespace iobench {
@@ -161,12 +160,7 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
     // As a shell does: 127 when the file or its #! interpreter is missing, 126 otherwise.
     return err == ENOENT || err == ENOTDIR ? 127 : 126;
   };
-  if (o.tracer.backend == TracerBackend::kPerf) {
-    rep.trace = PerfCounter().run(exec_command, o.timeout);
-  } else {
-    Tracer tracer(o.tracer);
-    rep.trace = tracer.run(exec_command, o.timeout);
-  }
+  rep.trace = make_counting_backend(o.tracer)->run(exec_command, o.timeout);
   return exec_errno ? *exec_errno.get() : 0;
 }
 

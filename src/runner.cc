@@ -14,8 +14,7 @@
 #include "error.h"
 #include "line_format.h"
 #include "temp_dir.h"
-#include "tracer/perf_counter.h"
-#include "tracer/tracer.h"
+#include "tracer/counting_backend.h"
 #include "tracer/write_calls.h"
 #include "verify.h"
 
@@ -25,8 +24,7 @@ struct Runner::Impl {
   const BenchOptions& options;
   TempDir dir;
   std::string canonical_dir;
-  std::unique_ptr<Tracer> tracer;
-  std::unique_ptr<PerfCounter> perf;  // instead of tracer with --tracer perf
+  std::unique_ptr<CountingBackend> backend;  // null with --no-trace
   bool warned_untraceable = false;
   bool warned_no_seccomp = false;
   bool pinned = false;
@@ -38,13 +36,11 @@ struct Runner::Impl {
     canonical_dir = real ? real : dir.path();
     ::free(real);
     if (options.keep) dir.keep();
-    if (options.trace && options.tracer.backend == TracerBackend::kPerf) {
-      perf = std::make_unique<PerfCounter>();
-    } else if (options.trace) {
+    if (options.trace) {
       TracerOptions t = options.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
       if (t.calibration_dir.empty()) t.calibration_dir = dir.path();
-      tracer = std::make_unique<Tracer>(t);
+      backend = make_counting_backend(t);
     }
   }
 };
@@ -55,8 +51,7 @@ Runner::~Runner() = default;
 const std::string& Runner::private_dir() const { return impl_->dir.path(); }
 
 std::int64_t Runner::tracer_overhead_ns() const {
-  if (!impl_->tracer || impl_->options.tracer.mode != TraceMode::kTiming) return 0;
-  return impl_->tracer->overhead_ns();
+  return impl_->backend ? impl_->backend->overhead_ns() : 0;
 }
 
 bool Runner::tracer_pinned() const { return impl_->pinned; }
@@ -131,7 +126,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
   };
 
   const int total = o.warmup + o.runs;
-  const bool traced = impl_->tracer || impl_->perf;
+  const bool traced = impl_->backend != nullptr;
   auto notify = [&](int run, RunKind kind) {
     if (impl_->observer) impl_->observer({s.name, run, total + (traced ? 1 : 0), kind});
   };
@@ -162,8 +157,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
 
   if (traced) {
     notify(total + 1, RunKind::kTraced);
-    ChildRun run = impl_->perf ? run_traced(s, job, *impl_->perf, o.timeout)
-                               : run_traced(s, job, *impl_->tracer, o.timeout);
+    ChildRun run = run_traced(s, job, *impl_->backend, o.timeout);
     if (run.trace) {
       const TraceResult& t = *run.trace;
       if (!t.available && !impl_->warned_untraceable) {

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "report/reporter.h"
-#include "tracer/tracer.h"
+#include "tracer/counting_backend.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
@@ -53,11 +53,11 @@ Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
   t.mode = options.count_only ? TraceMode::kCount : TraceMode::kTiming;
   t.trace_all = options.trace_all;
   t.pin = options.pin;
-  Tracer tracer(t);
+  const std::unique_ptr<CountingBackend> tracer = make_counting_backend(t);  // ptrace: files too
   // Flushed before fork so the child does not inherit (and then write) the caller's
   // pending stdio output, which would be counted as the function's.
   std::fflush(nullptr);
-  return Trace(tracer.run([&]() noexcept {
+  const auto child = [&]() noexcept {
     int status = 0;
     try {
       fn();
@@ -68,7 +68,8 @@ Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
     // in stdio buffers here, as the end of a real program would: those writes are fn's.
     std::fflush(nullptr);
     return status;
-  }));
+  };
+  return Trace(tracer->run(child, std::nullopt));
 }
 
 }  // namespace iobench
