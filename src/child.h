@@ -20,7 +20,6 @@ struct ChildRun {
   bool finished = false;   // the child returned from the strategy and reported
   StrategyOutcome outcome;
   std::int64_t elapsed_ns = 0;  // CLOCK_MONOTONIC around the strategy's whole job
-  std::int64_t cpu_ns = 0;      // user + sys from wait4 (untraced runs)
   rusage usage{};
   int term_signal = 0;     // the child was killed by this signal
   int exit_code = 0;

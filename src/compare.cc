@@ -16,11 +16,13 @@
 #include "error.h"
 #include "gnuplot.h"
 #include "host_info.h"
+#include "monotonic_clock.h"
 #include "presentation.h"
 #include "process.h"
 #include "progress.h"
 #include "report/plot.h"
 #include "report/reporter.h"
+#include "run_samples.h"
 #include "runner.h"
 #include "terminal.h"
 #include "tracer/counting_backend.h"
@@ -28,16 +30,6 @@
 
 namespace iobench {
 namespace {
-
-std::int64_t now_ns() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::int64_t to_ns(const timeval& tv) {
-  return std::int64_t{tv.tv_sec} * 1'000'000'000 + std::int64_t{tv.tv_usec} * 1000;
-}
 
 /// What one run of a command did.
 struct CommandRun {
@@ -74,7 +66,7 @@ struct Launch {
 /// whole process; CPU and faults from wait4's rusage.
 CommandRun run_untraced(const Launch& launch, std::optional<std::chrono::nanoseconds> timeout) {
   CommandRun run;
-  const std::int64_t t0 = now_ns();
+  const std::int64_t t0 = monotonic_ns();
   pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) launch.exec();
@@ -110,7 +102,7 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Countin
   launch.argv.push_back(nullptr);
 
   const int total = o.warmup + o.runs + (tracer ? 1 : 0);
-  std::vector<std::int64_t> times, cpus, minflt, majflt, nvcsw, nivcsw;
+  RunSamples samples;
   for (int i = 0; i < o.warmup + o.runs; ++i) {
     progress.on_run({c.name, i + 1, total, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed});
     CommandRun run = run_untraced(launch, o.timeout);
@@ -120,23 +112,9 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Countin
       r.error = why;
       return r;
     }
-    if (i < o.warmup) continue;
-    times.push_back(run.elapsed_ns);
-    cpus.push_back(to_ns(run.usage.ru_utime) + to_ns(run.usage.ru_stime));
-    minflt.push_back(run.usage.ru_minflt);
-    majflt.push_back(run.usage.ru_majflt);
-    nvcsw.push_back(run.usage.ru_nvcsw);
-    nivcsw.push_back(run.usage.ru_nivcsw);
+    if (i >= o.warmup) samples.add(run.elapsed_ns, run.usage);
   }
-  r.time_ns = summarize(times);
-  r.cpu_ns = summarize(cpus);
-  auto med = [](std::vector<std::int64_t> v) {
-    return static_cast<std::uint64_t>(summarize(std::move(v)).median);
-  };
-  r.minor_faults = med(minflt);
-  r.major_faults = med(majflt);
-  r.voluntary_cs = med(nvcsw);
-  r.involuntary_cs = med(nivcsw);
+  samples.summarize_into(r);
 
   if (tracer) {
     progress.on_run({c.name, total, total, RunKind::kTraced});

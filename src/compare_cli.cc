@@ -1,6 +1,5 @@
 // `iobench compare`'s command line: its flags, --help, and the shell-like word splitter.
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +12,7 @@
 #include "error.h"
 #include "gnuplot.h"
 #include "output_file.h"
+#include "program_path.h"
 #include "tracer_flags.h"
 
 namespace iobench {
@@ -29,34 +29,6 @@ constexpr const char* kAbout =
     "copy_file_range) to any file but stdout, stderr, terminals, pipes and sockets;\n"
     "io_uring_enter on rings (README \"What counts as a write\").\n\n"
     "Example: iobench compare -n c './writer_c out.txt' -n rust './writer_rust out.txt'";
-
-bool executable(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-}
-
-/// PATH lookup in the parent: a missing program is a usage error before anything runs, not a
-/// failed row (and not a message written, and counted, by the traced child).
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
-    if (!executable(name))
-      throw_errno("compare: cannot run '" + name + "'", errno ? errno : EACCES);
-    return name;
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t colon = dirs.find(':', start);
-    std::string dir =
-        dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (executable(candidate)) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  throw Error("compare: command not found: '" + name + "'");
-}
 
 }  // namespace
 
@@ -180,7 +152,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
     c.argv =
         o.shell ? std::vector<std::string>{"/bin/sh", "-c", c.command} : split_words(c.command);
     if (c.argv.empty()) throw Error(fmt::format("compare: command {} is empty", i + 1));
-    c.program = resolve_program(c.argv.front());
+    c.program = resolve_command("compare", c.argv.front());
     o.commands.push_back(std::move(c));
   }
   // Checked now, so a bad path is a usage error before any command has run.

@@ -1,6 +1,5 @@
 // iobench's entry point: one run() with one error exit, as hyperfine does.
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +21,7 @@
 #include "line_format.h"
 #include "live_table.h"
 #include "presentation.h"
+#include "program_path.h"
 #include "progress.h"
 #include "registry.h"
 #include "report/reporter.h"
@@ -101,31 +101,6 @@ int run_bench(const BenchOptions& o) {
   return status;
 }
 
-/// PATH lookup in the parent, so a missing command is a usage error (exit 2) rather than a
-/// message written by the traced child, which would itself be counted.
-std::string resolve_command(const std::string& name) {
-  auto executable = [](const std::string& p) {
-    struct stat st {};
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-  };
-  if (name.find('/') != std::string::npos) {
-    if (!executable(name)) throw_errno("trace: cannot run '" + name + "'", errno ? errno : EACCES);
-    return name;
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    std::size_t colon = dirs.find(':', start);
-    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (executable(candidate)) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  throw Error("trace: command not found: '" + name + "'");
-}
-
 /// Why exec failed, for the one error line: the errno, and what a script's first line says.
 std::string exec_failure(const std::string& name, const std::string& program, int err) {
   std::string why = fmt::format("cannot execute '{}': {}", name, std::strerror(err));
@@ -166,7 +141,7 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
 
 int run_trace(const TraceCommandOptions& o) {
   restore_default_signals();
-  const std::string program = resolve_command(o.command.front());
+  const std::string program = resolve_command("trace", o.command.front());
   TraceReport rep;
   rep.command = o.command;
   rep.per_process = o.per_process;

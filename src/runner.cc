@@ -13,6 +13,7 @@
 #include "child.h"
 #include "error.h"
 #include "line_format.h"
+#include "run_samples.h"
 #include "temp_dir.h"
 #include "tracer/counting_backend.h"
 #include "tracer/write_calls.h"
@@ -105,7 +106,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
   const std::string path = impl_->dir.file(name);
   const WriteJob job{path.c_str(), o.params, r.bytes};
 
-  std::vector<std::int64_t> times, cpus, minflt, majflt, nvcsw, nivcsw;
+  RunSamples samples;
   // Returns false when the row is finished (unsupported or failed).
   auto account = [&](const ChildRun& run) {
     std::string why = run_failure(run, s, job, path);
@@ -134,26 +135,11 @@ StrategyResult Runner::run_one(const Strategy& s) {
     notify(i + 1, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed);
     ChildRun run = run_untraced(s, job, o.timeout);
     if (!account(run)) return r;
-    if (i >= o.warmup) {
-      times.push_back(run.elapsed_ns);
-      cpus.push_back(run.cpu_ns);
-      minflt.push_back(run.usage.ru_minflt);
-      majflt.push_back(run.usage.ru_majflt);
-      nvcsw.push_back(run.usage.ru_nvcsw);
-      nivcsw.push_back(run.usage.ru_nivcsw);
-    }
+    if (i >= o.warmup) samples.add(run.elapsed_ns, run.usage);
     const bool last = i == total - 1 && !traced;
     if (!(last && o.keep)) ::unlink(path.c_str());  // O_EXCL: every run creates the file anew
   }
-  r.time_ns = summarize(times);
-  r.cpu_ns = summarize(cpus);
-  auto med = [](std::vector<std::int64_t> v) {
-    return static_cast<std::uint64_t>(summarize(std::move(v)).median);
-  };
-  r.minor_faults = med(minflt);
-  r.major_faults = med(majflt);
-  r.voluntary_cs = med(nvcsw);
-  r.involuntary_cs = med(nivcsw);
+  samples.summarize_into(r);
 
   if (traced) {
     notify(total + 1, RunKind::kTraced);

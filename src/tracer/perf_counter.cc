@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "error.h"
+#include "monotonic_clock.h"
 #include "process.h"
 #include "tracer/child_launch.h"
-#include "tracer/task_info.h"
 #include "tracer/tracer.h"
 #include "tracer/unique_fd.h"
 

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "interrupt.h"
+#include "monotonic_clock.h"
 #include "tracer/exec_privileges.h"
 #include "tracer/task_info.h"
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "error.h"
+#include "monotonic_clock.h"
 #include "process.h"
 #include "tracer/calibration.h"
 #include "tracer/child_launch.h"
@@ -20,7 +21,6 @@
 #include "tracer/seccomp_filter.h"
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
-#include "tracer/task_info.h"
 #include "tracer/unique_fd.h"
 #include "tracer/watchdog.h"
 #include "tracer/write_calls.h"
