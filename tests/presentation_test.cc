@@ -431,6 +431,30 @@ TEST(Sweep, JsonHasAPointPerValueWithExactCountsAndAChartThatDraws) {
   EXPECT_EQ(dir.entries(), 2) << "the chart and its PNG, nothing else";
 }
 
+TEST(Sweep, ConfigHasEveryKeyOfARunsConfig) {
+  ScratchDir dir;
+  const std::vector<std::string> common = {"--strategy", "buffered", "--lines", "1000", "--runs",
+                                           "1", "--warmup", "0", "--sync", "end", "--format",
+                                           "json", "--dir", dir.path()};
+  std::vector<std::string> run_args = common, sweep_args = common;
+  sweep_args.insert(sweep_args.begin(), {"sweep", "--buffer-size", "1K,4K"});
+  const ProcessOutput run = iobench(run_args), sweep = iobench(sweep_args);
+  ASSERT_EQ(run.status, 0) << run.err;
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  const json a = json::parse(run.out)["config"], b = json::parse(sweep.out)["config"];
+  for (const auto& [key, value] : a.items()) {
+    ASSERT_TRUE(b.contains(key)) << key;
+    if (key == "buffer_size") {
+      EXPECT_TRUE(b[key].is_null()) << "the swept knob: see points[].value";
+    } else if (key == "tracer") {
+      for (const auto& [k, v] : value.items()) EXPECT_TRUE(b[key].contains(k)) << key << "." << k;
+      for (const char* k : {"enabled", "mode", "backend"}) EXPECT_EQ(b[key][k], value[k]) << k;
+    } else {
+      EXPECT_EQ(b[key], value) << key;
+    }
+  }
+}
+
 TEST(Sweep, TableHasARowPerValueAndSaysWhereTheKneeIs) {
   ScratchDir dir;
   ProcessOutput r =

@@ -83,6 +83,31 @@ json result_json(const StrategyResult& r) {
   return j;
 }
 
+json config_json(const BenchReport& rep) {
+  return {{"lines", rep.lines},
+          {"bytes", rep.bytes},
+          {"dir", rep.dir},
+          {"filesystem", rep.filesystem},
+          {"runs", rep.runs},
+          {"warmup", rep.warmup},
+          {"buffer_size", rep.params.buffer_size},
+          {"stdio_buffer",
+           rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
+          {"sync", to_string(rep.params.sync)},
+          {"direct", rep.params.direct},
+          {"batch", rep.params.batch},
+          {"queue_depth", rep.params.queue_depth},
+          {"map_window", rep.params.map_window},
+          {"tracer",
+           {{"enabled", rep.traced},
+            {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+            {"backend", rep.tracer_backend},
+            {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+            {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
+                                ? json(rep.tracer_overhead_ns)
+                                : json(nullptr)}}}};
+}
+
 std::string render_json(const BenchReport& rep) {
   json results = json::array();
   for (const auto& r : rep.results) results.push_back(result_json(r));
@@ -91,29 +116,7 @@ std::string render_json(const BenchReport& rep) {
       {"iobench",
        {{"version", rep.version}, {"build_type", rep.build_type}, {"compiler", rep.host.compiler}}},
       {"host", {{"kernel", rep.host.kernel}, {"cpu", rep.host.cpu}, {"cpus", rep.host.cpus}}},
-      {"config",
-       {{"lines", rep.lines},
-        {"bytes", rep.bytes},
-        {"dir", rep.dir},
-        {"filesystem", rep.filesystem},
-        {"runs", rep.runs},
-        {"warmup", rep.warmup},
-        {"buffer_size", rep.params.buffer_size},
-        {"stdio_buffer",
-         rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
-        {"sync", to_string(rep.params.sync)},
-        {"direct", rep.params.direct},
-        {"batch", rep.params.batch},
-        {"queue_depth", rep.params.queue_depth},
-        {"map_window", rep.params.map_window},
-        {"tracer",
-         {{"enabled", rep.traced},
-          {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-          {"backend", rep.tracer_backend},
-          {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-          {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
-                              ? json(rep.tracer_overhead_ns)
-                              : json(nullptr)}}}}},
+      {"config", config_json(rep)},
       {"results", results},
   };
   if (!rep.commands.empty()) {
