@@ -11,6 +11,9 @@
 #include "base/error.h"
 #include "cli/options.h"
 #include "kernel_probe.h"
+#include "base/program_path.h"
+#include "cli/options.h"
+#include "run/run_samples.h"
 #include "run/verify.h"
 #include "run_process.h"
 #include "strategies/registry.h"
@@ -68,6 +71,63 @@ TEST(Verify, StreamsFilesLargerThanItsChunk) {
 }
 
 // ---- sizes ----
+
+// ---- the process plumbing every command shares ----
+
+TEST(ProgramPath, FindsWhatExecvpWouldAndSaysWhyNot) {
+  testing::ScratchDir dir;
+  const std::string prog = dir.path() + "/prog", plain = dir.path() + "/plain";
+  std::ofstream(prog) << "#!/bin/sh\n";
+  std::ofstream(plain) << "data\n";
+  ASSERT_EQ(::chmod(prog.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(plain.c_str(), 0644), 0);
+  const char* saved = std::getenv("PATH");
+  const std::string old_path = saved ? saved : "";
+  ::setenv("PATH", ("/nonexistent-iobench:" + dir.path()).c_str(), 1);
+  EXPECT_EQ(find_program("prog"), prog);
+  EXPECT_EQ(find_program("plain"), "") << "not executable";
+  EXPECT_EQ(find_program(dir.path()), "") << "a directory is no program";
+  EXPECT_EQ(resolve_command("trace", "prog"), prog);
+  EXPECT_EQ(resolve_command("compare", prog), prog) << "a path is taken as given";
+  auto message = [](const std::string& command, const std::string& name) {
+    try {
+      resolve_command(command, name);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_status(), kExitUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("trace", "no-such-iobench"), "trace: command not found: 'no-such-iobench'");
+  EXPECT_EQ(message("compare", plain), "compare: cannot run '" + plain + "': Permission denied");
+  ::setenv("PATH", old_path.c_str(), 1);
+}
+
+TEST(RunSamples, EveryTimedRunSummarisedOnce) {
+  RunSamples samples;
+  auto usage = [](long user_us, long sys_us, long minflt, long majflt, long nvcsw, long nivcsw) {
+    rusage u{};
+    u.ru_utime.tv_usec = user_us;
+    u.ru_stime.tv_usec = sys_us;
+    u.ru_minflt = minflt;
+    u.ru_majflt = majflt;
+    u.ru_nvcsw = nvcsw;
+    u.ru_nivcsw = nivcsw;
+    return u;
+  };
+  samples.add(300, usage(10, 1, 30, 3, 7, 9));
+  samples.add(100, usage(20, 2, 10, 1, 5, 8));
+  samples.add(200, usage(30, 3, 20, 2, 6, 7));
+  StrategyResult r;
+  samples.summarize_into(r);
+  EXPECT_EQ(r.time_ns.median, 200);
+  EXPECT_EQ(r.time_ns.samples, (std::vector<std::int64_t>{300, 100, 200}));
+  EXPECT_EQ(r.cpu_ns.median, 22'000) << "user + sys, in ns";
+  EXPECT_EQ(r.minor_faults, 20u);
+  EXPECT_EQ(r.major_faults, 2u);
+  EXPECT_EQ(r.voluntary_cs, 6u);
+  EXPECT_EQ(r.involuntary_cs, 8u);
+}
 
 TEST(ParseSize, UnitsAndErrors) {
   EXPECT_EQ(parse_size("--x", "4096"), 4096u);

@@ -104,5 +104,42 @@ TEST(PerfCli, AutoCountsWithPerfAndTimesWithPtrace) {
   EXPECT_EQ(doc["write_calls"], 1000);
 }
 
+// ---- compare --tracer: the same flag group and backends as a run's and trace's ----
+
+/// `iobench compare` of the writer making `lines` writes to its file, counted by `backend`.
+ProcessOutput compare_writer(const std::string& backend, const std::string& file, int lines) {
+  return iobench({"compare", "--tracer", backend, "--count-only", "--runs", "1", "--warmup", "0",
+                  "--format", "json", "--",
+                  std::string(WRITER_BIN) + " " + file + " " + std::to_string(lines)});
+}
+
+TEST(CompareTracer, PtraceCountsTheCommandsWrites) {
+  ScratchDir dir;
+  const ProcessOutput r = compare_writer("ptrace", dir.path() + "/out", 300);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["config"]["tracer"]["backend"], "ptrace");
+  EXPECT_EQ(doc["results"][0]["trace_backend"], "ptrace");
+  EXPECT_EQ(doc["results"][0]["write_calls"], 300);
+}
+
+TEST(CompareTracer, PerfCountsTheCommandsWrites) {
+  if (::geteuid() != 0) GTEST_SKIP() << "perf tracepoint counters need root";
+  if (std::string why = perf_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const ProcessOutput r = compare_writer("perf", dir.path() + "/out", 300);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["config"]["tracer"]["backend"], "perf");
+  EXPECT_EQ(doc["results"][0]["trace_backend"], "perf");
+  EXPECT_EQ(doc["results"][0]["write_calls"], 300);
+}
+
+TEST(CompareTracer, PerfWithoutCountOnlyIsAUsageError) {
+  const ProcessOutput r = iobench({"compare", "--tracer", "perf", "--", "true"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "iobench: error: --tracer perf counts only; add --count-only\n");
+}
+
 }  // namespace
 }  // namespace iobench

@@ -431,6 +431,30 @@ TEST(Sweep, JsonHasAPointPerValueWithExactCountsAndAChartThatDraws) {
   EXPECT_EQ(dir.entries(), 2) << "the chart and its PNG, nothing else";
 }
 
+TEST(Sweep, ConfigHasEveryKeyOfARunsConfig) {
+  ScratchDir dir;
+  const std::vector<std::string> common = {"--strategy", "buffered", "--lines", "1000", "--runs",
+                                           "1", "--warmup", "0", "--sync", "end", "--format",
+                                           "json", "--dir", dir.path()};
+  std::vector<std::string> run_args = common, sweep_args = common;
+  sweep_args.insert(sweep_args.begin(), {"sweep", "--buffer-size", "1K,4K"});
+  const ProcessOutput run = iobench(run_args), sweep = iobench(sweep_args);
+  ASSERT_EQ(run.status, 0) << run.err;
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  const json a = json::parse(run.out)["config"], b = json::parse(sweep.out)["config"];
+  for (const auto& [key, value] : a.items()) {
+    ASSERT_TRUE(b.contains(key)) << key;
+    if (key == "buffer_size") {
+      EXPECT_TRUE(b[key].is_null()) << "the swept knob: see points[].value";
+    } else if (key == "tracer") {
+      for (const auto& [k, v] : value.items()) EXPECT_TRUE(b[key].contains(k)) << key << "." << k;
+      for (const char* k : {"enabled", "mode", "backend"}) EXPECT_EQ(b[key][k], value[k]) << k;
+    } else {
+      EXPECT_EQ(b[key], value) << key;
+    }
+  }
+}
+
 TEST(Sweep, TableHasARowPerValueAndSaysWhereTheKneeIs) {
   ScratchDir dir;
   ProcessOutput r =
@@ -511,7 +535,9 @@ TEST(Compare, CountsDataWritesToFilesButNotStdoutStderrOrPipes) {
       file("/dev/pts/3", {{"write", {7, 0, 70, 7}}}),
       file("pipe:[123]", {{"write", {7, 0, 70, 7}}}),
       file("socket:[9]", {{"sendto", {7, 0, 70, 7}}, {"write", {1, 0, 1, 1}}}),
-      file("anon_inode:[io_uring]", {{"io_uring_enter", {4, 0, 0, 40}}})};
+      file("anon_inode:[io_uring]", {{"io_uring_enter", {4, 0, 0, 40}}}),
+      file("/tmp/stdout.log", {{"write", {5, 0, 50, 5}}})};
+  t.streams = {"/tmp/stdout.log"};  // its stdout, redirected to a regular file
   StrategyResult r;
   attribute_command_writes(t, r);
   EXPECT_EQ(r.write_calls, 10u + 2 + 3 + 4);
@@ -558,7 +584,8 @@ TEST(Compare, TableAndSummaryForCommands) {
   EXPECT_NE(r.out.find("compare · 1 command"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\nsh "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("median of 2 untraced runs per command"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("to any file but stdout, stderr, pipes and sockets"), std::string::npos)
+  EXPECT_NE(r.out.find("to any file but stdout, stderr,\n  terminals, pipes and sockets"),
+            std::string::npos)
       << r.out;
 }
 

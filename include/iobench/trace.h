@@ -32,8 +32,9 @@ class Trace {
 
   /// Calls of one syscall ("write", "writev", "fsync", ...), over every file.
   std::uint64_t syscall_calls(std::string_view name) const;
-  /// Calls that write data (write, writev, pwrite*, sendfile, splice, vmsplice,
-  /// copy_file_range), over every file.
+  /// `write_calls` as `iobench trace` counts it (README "What counts as a write"): data
+  /// writes to files, not to stdout, stderr, terminals, pipes or sockets; io_uring_enter on
+  /// rings.
   std::uint64_t write_calls() const;
   /// Calls and bytes (timing mode) attributed to one path, as /proc/PID/fd names it.
   std::uint64_t file_calls(std::string_view path) const;

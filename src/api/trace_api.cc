@@ -6,19 +6,11 @@
 #include <cstdio>
 
 #include "report/reporter.h"
-#include "tracer/tracer.h"
+#include "tracer/counting_backend.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
-
-bool writes_data(std::string_view name) {
-  static constexpr std::string_view kData[] = {"write",    "writev",   "pwrite64",
-                                               "pwritev",  "pwritev2", "sendfile",
-                                               "splice",   "vmsplice", "copy_file_range"};
-  for (auto n : kData)
-    if (n == name) return true;
-  return false;
-}
 
 const FileStats* find_file(const std::vector<FileStats>& files, std::string_view path) {
   for (const auto& f : files)
@@ -33,12 +25,7 @@ std::uint64_t Trace::syscall_calls(std::string_view name) const {
   return it == result_.syscalls.end() ? 0 : it->second.calls;
 }
 
-std::uint64_t Trace::write_calls() const {
-  std::uint64_t n = 0;
-  for (const auto& [name, st] : result_.syscalls)
-    if (writes_data(name)) n += st.calls;
-  return n;
-}
+std::uint64_t Trace::write_calls() const { return count_writes(result_).calls; }
 
 std::uint64_t Trace::file_calls(std::string_view path) const {
   const FileStats* f = find_file(result_.files, path);
@@ -66,11 +53,11 @@ Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
   t.mode = options.count_only ? TraceMode::kCount : TraceMode::kTiming;
   t.trace_all = options.trace_all;
   t.pin = options.pin;
-  Tracer tracer(t);
+  const std::unique_ptr<CountingBackend> tracer = make_counting_backend(t);  // ptrace: files too
   // Flushed before fork so the child does not inherit (and then write) the caller's
   // pending stdio output, which would be counted as the function's.
   std::fflush(nullptr);
-  return Trace(tracer.run([&]() noexcept {
+  const auto child = [&]() noexcept {
     int status = 0;
     try {
       fn();
@@ -81,7 +68,8 @@ Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
     // in stdio buffers here, as the end of a real program would: those writes are fn's.
     std::fflush(nullptr);
     return status;
-  }));
+  };
+  return Trace(tracer->run(child, std::nullopt));
 }
 
 }  // namespace iobench

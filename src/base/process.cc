@@ -16,7 +16,7 @@
 
 #include "base/error.h"
 #include "base/interrupt.h"
-#include "tracer/task_info.h"
+#include "base/monotonic_clock.h"
 
 namespace iobench {
 
@@ -141,7 +141,7 @@ TreeEnd ProcessTree::wait(Deadline deadline) {
   end_ = TreeEnd{};
   switch (wait_readable(pidfd_.get(), deadline, window.during_wait())) {
     case Wake::kReady:
-      end_.main_exit_ns = tracing::monotonic_ns();
+      end_.main_exit_ns = monotonic_ns();
       reap_zombies();
       break;
     case Wake::kTimedOut:
@@ -149,7 +149,7 @@ TreeEnd ProcessTree::wait(Deadline deadline) {
       [[fallthrough]];
     case Wake::kInterrupted:
       kill_and_reap();
-      end_.main_exit_ns = tracing::monotonic_ns();
+      end_.main_exit_ns = monotonic_ns();
       break;
   }
   if (!end_.timed_out && interrupt_signal() == 0)

@@ -54,6 +54,9 @@ struct TraceResult {
   std::map<std::string, SyscallStats> syscalls;
   std::vector<FileStats> files;
   std::vector<ProcessStats> processes;
+  // The paths the program's stdout and stderr had when it started: its writes to them are
+  // not write_calls (README "What counts as a write").
+  std::vector<std::string> streams;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
   int exit_code = -1;  // when it exited

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "tracer/tracer.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
@@ -250,17 +251,16 @@ std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation
       out.push_back(verdict(e, subject, std::nullopt, "not traced"));
       continue;
     }
-    if (e.metric == "write_calls" || e.metric == "bytes") {
-      double calls = 0, bytes = 0;
-      for (const auto& [name, st] : t.syscalls) {
-        if (!is_write_family(name)) continue;
-        calls += static_cast<double>(st.calls);
-        bytes += static_cast<double>(st.bytes);
-      }
-      if (e.metric == "bytes" && t.mode == TraceMode::kCount)
+    if (e.metric == "write_calls") {
+      out.push_back(verdict(e, subject, static_cast<double>(count_writes(t).calls)));
+    } else if (e.metric == "bytes") {
+      double bytes = 0;
+      for (const auto& [name, st] : t.syscalls)
+        if (is_write_family(name)) bytes += static_cast<double>(st.bytes);
+      if (t.mode == TraceMode::kCount)
         out.push_back(verdict(e, subject, std::nullopt, "count mode sees no byte counts"));
       else
-        out.push_back(verdict(e, subject, e.metric == "bytes" ? bytes : calls));
+        out.push_back(verdict(e, subject, bytes));
     } else if (e.metric == "time_ns") {
       out.push_back(verdict(e, subject, static_cast<double>(t.wall_ns)));
     } else {

@@ -1,6 +1,5 @@
 // `iobench compare`'s command line: its flags, --help, and the shell-like word splitter.
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,7 +8,9 @@
 #include <string_view>
 
 #include "base/error.h"
+#include "base/program_path.h"
 #include "cli/cli.h"
+#include "cli/tracer_flags.h"
 #include "commands/compare.h"
 #include "report/gnuplot.h"
 #include "report/output_file.h"
@@ -24,38 +25,10 @@ constexpr const char* kAbout =
     "and stderr on /dev/null; the files they create are theirs (iobench neither checks nor\n"
     "removes them). No shell unless --shell: the command is split into words like a shell\n"
     "would (quotes, backslashes), with no expansion.\n\n"
-    "write calls: write, writev, pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice and\n"
-    "copy_file_range to any file but stdout, stderr, pipes and sockets; io_uring_enter on "
-    "rings.\n\n"
+    "write calls: data writes (write, writev, pwrite*, sendfile, splice, vmsplice,\n"
+    "copy_file_range) to any file but stdout, stderr, terminals, pipes and sockets;\n"
+    "io_uring_enter on rings (README \"What counts as a write\").\n\n"
     "Example: iobench compare -n c './writer_c out.txt' -n rust './writer_rust out.txt'";
-
-bool executable(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-}
-
-/// PATH lookup in the parent: a missing program is a usage error before anything runs, not a
-/// failed row (and not a message written, and counted, by the traced child).
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
-    if (!executable(name))
-      throw_errno("compare: cannot run '" + name + "'", errno ? errno : EACCES);
-    return name;
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t colon = dirs.find(':', start);
-    std::string dir =
-        dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (executable(candidate)) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  throw Error("compare: command not found: '" + name + "'");
-}
 
 }  // namespace
 
@@ -102,8 +75,8 @@ struct CompareFlags {
   std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot,
       columns;
   std::string export_json, export_csv, export_markdown;
-  bool shell = false, show_output = false, count_only = false, trace_all = false, pin = false,
-       no_pin = false, no_trace = false;
+  bool shell = false, show_output = false, no_trace = false;
+  TracerFlags tracer;  // the same group as a run's and trace's: --tracer included
 
   void add(CLI::App& app) {
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
@@ -125,10 +98,7 @@ struct CompareFlags {
     app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
     app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE");
     app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
-    app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
-    app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--pin", pin, "Pin the tracer to its CPU (the commands are never pinned)");
-    app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
+    tracer.add(app);
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out); 128+N killed by signal N.");
@@ -173,9 +143,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.shell = f.shell;
   o.show_output = f.show_output;
   o.trace = !f.no_trace;
-  o.tracer.mode = f.count_only ? TraceMode::kCount : TraceMode::kTiming;
-  o.tracer.trace_all = f.trace_all;
-  o.tracer.pin = f.pin && !f.no_pin;
+  o.tracer = f.tracer.options(o.trace);
   o.plot = f.plot;
   for (std::size_t i = 0; i < f.commands.size(); ++i) {
     CompareCommand c;
@@ -184,7 +152,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
     c.argv =
         o.shell ? std::vector<std::string>{"/bin/sh", "-c", c.command} : split_words(c.command);
     if (c.argv.empty()) throw Error(fmt::format("compare: command {} is empty", i + 1));
-    c.program = resolve_program(c.argv.front());
+    c.program = resolve_command("compare", c.argv.front());
     o.commands.push_back(std::move(c));
   }
   // Checked now, so a bad path is a usage error before any command has run.

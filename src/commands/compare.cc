@@ -14,28 +14,25 @@
 #include <cstdio>
 
 #include "base/error.h"
+#include "base/monotonic_clock.h"
 #include "base/process.h"
 #include "report/gnuplot.h"
+#include "report/presentation.h"
+#include "run/host_info.h"
+#include "run/progress.h"
 #include "report/plot.h"
 #include "report/presentation.h"
 #include "report/reporter.h"
 #include "report/terminal.h"
 #include "run/host_info.h"
 #include "run/progress.h"
+#include "run/run_samples.h"
 #include "run/runner.h"
+#include "tracer/counting_backend.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
-
-std::int64_t now_ns() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::int64_t to_ns(const timeval& tv) {
-  return std::int64_t{tv.tv_sec} * 1'000'000'000 + std::int64_t{tv.tv_usec} * 1000;
-}
 
 /// What one run of a command did.
 struct CommandRun {
@@ -72,7 +69,7 @@ struct Launch {
 /// whole process; CPU and faults from wait4's rusage.
 CommandRun run_untraced(const Launch& launch, std::optional<std::chrono::nanoseconds> timeout) {
   CommandRun run;
-  const std::int64_t t0 = now_ns();
+  const std::int64_t t0 = monotonic_ns();
   pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) launch.exec();
@@ -99,14 +96,7 @@ std::string failure(int exit_code, int term_signal, bool timed_out) {
   return "";
 }
 
-bool excluded_path(const std::string& path) {
-  // stdout and stderr are /dev/null (or the terminal with --show-output): output for a
-  // person or a pipe, not the file I/O being compared.
-  return path == "/dev/null" || path.rfind("/dev/pts/", 0) == 0 || path.rfind("/dev/tty", 0) == 0 ||
-         path.rfind("pipe:", 0) == 0 || path.rfind("socket:", 0) == 0;
-}
-
-StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer* tracer,
+StrategyResult measure(const CompareCommand& c, const CompareOptions& o, CountingBackend* tracer,
                        int null_fd, Progress& progress, bool& warned) {
   StrategyResult r;
   r.strategy = c.name;
@@ -115,7 +105,7 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
   launch.argv.push_back(nullptr);
 
   const int total = o.warmup + o.runs + (tracer ? 1 : 0);
-  std::vector<std::int64_t> times, cpus, minflt, majflt, nvcsw, nivcsw;
+  RunSamples samples;
   for (int i = 0; i < o.warmup + o.runs; ++i) {
     progress.on_run({c.name, i + 1, total, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed});
     CommandRun run = run_untraced(launch, o.timeout);
@@ -125,23 +115,9 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
       r.error = why;
       return r;
     }
-    if (i < o.warmup) continue;
-    times.push_back(run.elapsed_ns);
-    cpus.push_back(to_ns(run.usage.ru_utime) + to_ns(run.usage.ru_stime));
-    minflt.push_back(run.usage.ru_minflt);
-    majflt.push_back(run.usage.ru_majflt);
-    nvcsw.push_back(run.usage.ru_nvcsw);
-    nivcsw.push_back(run.usage.ru_nivcsw);
+    if (i >= o.warmup) samples.add(run.elapsed_ns, run.usage);
   }
-  r.time_ns = summarize(times);
-  r.cpu_ns = summarize(cpus);
-  auto med = [](std::vector<std::int64_t> v) {
-    return static_cast<std::uint64_t>(summarize(std::move(v)).median);
-  };
-  r.minor_faults = med(minflt);
-  r.major_faults = med(majflt);
-  r.voluntary_cs = med(nvcsw);
-  r.involuntary_cs = med(nivcsw);
+  samples.summarize_into(r);
 
   if (tracer) {
     progress.on_run({c.name, total, total, RunKind::kTraced});
@@ -171,21 +147,10 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
 }  // namespace
 
 void attribute_command_writes(const TraceResult& trace, StrategyResult& result) {
-  std::uint64_t calls = 0, bytes = 0;
-  std::int64_t time_ns = 0;
-  for (const FileStats& f : trace.files) {
-    if (excluded_path(f.path)) continue;
-    const bool ring = f.path == "anon_inode:[io_uring]";
-    for (const auto& [name, st] : f.syscalls) {
-      if (ring ? name != "io_uring_enter" : !writes_data(name)) continue;
-      calls += st.calls;
-      time_ns += st.time_ns;
-      if (!ring) bytes += st.bytes;
-    }
-  }
-  result.write_calls = calls;
-  result.syscall_time_ns = time_ns;
-  result.bytes = bytes;
+  const WriteCount count = count_writes(trace);
+  result.write_calls = count.calls;
+  result.syscall_time_ns = count.time_ns;
+  result.bytes = count.bytes;
 }
 
 int run_compare(const CompareOptions& o) {
@@ -197,6 +162,7 @@ int run_compare(const CompareOptions& o) {
   rep.warmup = o.warmup;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
+  rep.tracer_backend = to_string(o.tracer.backend);
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.columns = table_columns(o.columns, STDOUT_FILENO);
@@ -204,8 +170,8 @@ int run_compare(const CompareOptions& o) {
 
   const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null_fd < 0) throw_errno("/dev/null", errno, kExitRunFailed);
-  std::unique_ptr<Tracer> tracer;
-  if (o.trace) tracer = std::make_unique<Tracer>(o.tracer);
+  std::unique_ptr<CountingBackend> tracer;
+  if (o.trace) tracer = make_counting_backend(o.tracer);
   bool warned = false;
   {
     Progress progress;
@@ -217,7 +183,7 @@ int run_compare(const CompareOptions& o) {
     }
   }
   ::close(null_fd);
-  if (tracer && o.tracer.mode == TraceMode::kTiming) rep.tracer_overhead_ns = tracer->overhead_ns();
+  if (tracer) rep.tracer_overhead_ns = tracer->overhead_ns();
 
   write_stdout(render(o.format, rep));
   if (!o.plot.empty()) write_plot(o.plot, comparison_plot_script(rep));

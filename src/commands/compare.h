@@ -52,11 +52,8 @@ std::string compare_help();
 /// (3 when a command failed).
 int run_compare(const CompareOptions& options);
 
-/// The rule for a command's write_calls: write-family calls that move data (write, writev,
-/// pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice, copy_file_range) to any file
-/// but the command's stdout and stderr (/dev/null, or a terminal with --show-output), pipes
-/// and sockets; plus io_uring_enter on io_uring rings. Sets write_calls, syscall_time_ns and
-/// bytes (what those calls wrote).
+/// A command's write_calls, syscall_time_ns and bytes (what those calls wrote): count_writes
+/// for a traced program (README "What counts as a write").
 void attribute_command_writes(const TraceResult& trace, StrategyResult& result);
 
 }  // namespace iobench

@@ -2,7 +2,6 @@
 // backend, then the report (stderr or -o; JSON on stdout), expectations and the exit status.
 #include "commands/trace.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,41 +17,16 @@
 #include <fmt/format.h>
 
 #include "base/error.h"
+#include "base/program_path.h"
 #include "base/interrupt.h"
 #include "base/unique_fd.h"
 #include "report/presentation.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
-#include "tracer/perf_counter.h"
-#include "tracer/tracer.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 namespace {
-
-/// PATH lookup in the parent, so a missing command is a usage error (exit 2) rather than a
-/// message written by the traced child, which would itself be counted.
-std::string resolve_command(const std::string& name) {
-  auto executable = [](const std::string& p) {
-    struct stat st {};
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-  };
-  if (name.find('/') != std::string::npos) {
-    if (!executable(name)) throw_errno("trace: cannot run '" + name + "'", errno ? errno : EACCES);
-    return name;
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    std::size_t colon = dirs.find(':', start);
-    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (executable(candidate)) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  throw Error("trace: command not found: '" + name + "'");
-}
 
 /// Why exec failed, for the one error line: the errno, and what a script's first line says.
 std::string exec_failure(const std::string& name, const std::string& program, int err) {
@@ -88,12 +62,7 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
     // As a shell does: 127 when the file or its #! interpreter is missing, 126 otherwise.
     return err == ENOENT || err == ENOTDIR ? 127 : 126;
   };
-  if (o.tracer.backend == TracerBackend::kPerf) {
-    rep.trace = PerfCounter().run(exec_command, o.timeout);
-  } else {
-    Tracer tracer(o.tracer);
-    rep.trace = tracer.run(exec_command, o.timeout);
-  }
+  rep.trace = make_counting_backend(o.tracer)->run(exec_command, o.timeout);
   return exec_errno ? *exec_errno.get() : 0;
 }
 
@@ -101,7 +70,7 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
 
 int run_trace(const TraceCommandOptions& o) {
   restore_default_signals();
-  const std::string program = resolve_command(o.command.front());
+  const std::string program = resolve_command("trace", o.command.front());
   TraceReport rep;
   rep.command = o.command;
   rep.per_process = o.per_process;

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,16 +14,12 @@
 
 #include "base/error.h"
 #include "base/interrupt.h"
+#include "base/program_path.h"
 
 namespace iobench {
 namespace {
 
 constexpr const char* kMissing = "--plot needs gnuplot (apt-get install gnuplot-nox)";
-
-bool executable(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-}
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -33,20 +28,7 @@ void close_fd(int& fd) {
 
 }  // namespace
 
-std::string find_gnuplot() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t colon = dirs.find(':', start);
-    std::string dir =
-        dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/gnuplot";
-    if (executable(candidate)) return candidate;
-    if (colon == std::string::npos) return "";
-    start = colon + 1;
-  }
-}
+std::string find_gnuplot() { return find_program("gnuplot"); }
 
 void require_gnuplot() {
   if (find_gnuplot().empty()) throw Error(kMissing);

@@ -6,6 +6,7 @@
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "tracer/tracer.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
@@ -82,6 +83,31 @@ json result_json(const StrategyResult& r) {
   return j;
 }
 
+json config_json(const BenchReport& rep) {
+  return {{"lines", rep.lines},
+          {"bytes", rep.bytes},
+          {"dir", rep.dir},
+          {"filesystem", rep.filesystem},
+          {"runs", rep.runs},
+          {"warmup", rep.warmup},
+          {"buffer_size", rep.params.buffer_size},
+          {"stdio_buffer",
+           rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
+          {"sync", to_string(rep.params.sync)},
+          {"direct", rep.params.direct},
+          {"batch", rep.params.batch},
+          {"queue_depth", rep.params.queue_depth},
+          {"map_window", rep.params.map_window},
+          {"tracer",
+           {{"enabled", rep.traced},
+            {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+            {"backend", rep.tracer_backend},
+            {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+            {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
+                                ? json(rep.tracer_overhead_ns)
+                                : json(nullptr)}}}};
+}
+
 std::string render_json(const BenchReport& rep) {
   json results = json::array();
   for (const auto& r : rep.results) results.push_back(result_json(r));
@@ -90,29 +116,7 @@ std::string render_json(const BenchReport& rep) {
       {"iobench",
        {{"version", rep.version}, {"build_type", rep.build_type}, {"compiler", rep.host.compiler}}},
       {"host", {{"kernel", rep.host.kernel}, {"cpu", rep.host.cpu}, {"cpus", rep.host.cpus}}},
-      {"config",
-       {{"lines", rep.lines},
-        {"bytes", rep.bytes},
-        {"dir", rep.dir},
-        {"filesystem", rep.filesystem},
-        {"runs", rep.runs},
-        {"warmup", rep.warmup},
-        {"buffer_size", rep.params.buffer_size},
-        {"stdio_buffer",
-         rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
-        {"sync", to_string(rep.params.sync)},
-        {"direct", rep.params.direct},
-        {"batch", rep.params.batch},
-        {"queue_depth", rep.params.queue_depth},
-        {"map_window", rep.params.map_window},
-        {"tracer",
-         {{"enabled", rep.traced},
-          {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-          {"backend", rep.tracer_backend},
-          {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-          {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
-                              ? json(rep.tracer_overhead_ns)
-                              : json(nullptr)}}}}},
+      {"config", config_json(rep)},
       {"results", results},
   };
   if (!rep.commands.empty()) {
@@ -131,9 +135,7 @@ std::string render_json(const BenchReport& rep) {
 
 std::string render_trace_json(const TraceReport& rep) {
   const TraceResult& t = rep.trace;
-  std::uint64_t write_calls = 0;
-  for (const auto& [name, st] : t.syscalls)
-    if (is_write_family(name)) write_calls += st.calls;
+  const std::uint64_t write_calls = count_writes(t).calls;
   json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);
   json doc = {
       {"schema", "iobench-trace/1"},

@@ -5,9 +5,14 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
+#include "report/reporter.h"
 
 namespace iobench {
 
 nlohmann::json result_json(const StrategyResult& r);
+
+/// The `config` object of a document: the run's size, knobs and tracer. One function, so
+/// `iobench/1` and `iobench-sweep/1` (which nulls its swept knob) carry the same keys.
+nlohmann::json config_json(const BenchReport& rep);
 
 }  // namespace iobench

@@ -14,6 +14,7 @@
 #include "report/terminal.h"
 #include "run/host_info.h"
 #include "strategies/support/line_format.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 
@@ -44,7 +45,7 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = o.tracer.backend == TracerBackend::kPerf ? "perf" : "ptrace";
+  rep.tracer_backend = to_string(o.tracer.backend);
   set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
   return rep;
 }

@@ -205,19 +205,8 @@ std::string render_sweep_json(const SweepReport& rep) {
   json points = json::array();
   for (const auto& p : rep.points)
     points.push_back({{"value", p.value}, {"result", result_json(p.result)}});
-  json config = {
-      {"lines", b.lines},
-      {"bytes", b.bytes},
-      {"dir", b.dir},
-      {"filesystem", b.filesystem},
-      {"runs", b.runs},
-      {"warmup", b.warmup},
-      {"buffer_size", b.params.buffer_size},
-      {"stdio_buffer", b.params.stdio_buffer == 0 ? json(nullptr) : json(b.params.stdio_buffer)},
-      {"batch", b.params.batch},
-      {"queue_depth", b.params.queue_depth},
-      {"map_window", b.params.map_window},
-      {"traced", b.traced}};
+  json config = config_json(b);
+  config["traced"] = b.traced;      // iobench-sweep/1's own key, kept beside the tracer block
   config[rep.parameter] = nullptr;  // it is the swept one: see points[].value
   if (rep.parameter == "lines") config["bytes"] = nullptr;
   json doc = {

@@ -11,6 +11,7 @@
 #include "report/reporter.h"
 #include "report/table_parts.h"
 #include "tracer/tracer.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
@@ -290,7 +291,13 @@ std::string render_trace_table(const TraceReport& rep) {
       out += table(p.syscalls);
     }
   }
-  out += fmt::format("\nwall time {} (traced: not the program's untraced speed); ",
+  out += fmt::format("\nwrite calls: {} ({}; README \"What counts as a write\")\n",
+                     format_count(count_writes(t).calls),
+                     t.backend == "perf"
+                         ? "perf has no per-file split: every data write of the process tree"
+                         : "data writes to files, not to stdout, stderr, terminals, pipes or "
+                           "sockets;\n  io_uring_enter on rings");
+  out += fmt::format("wall time {} (traced: not the program's untraced speed); ",
                      format_duration(static_cast<double>(t.wall_ns)));
   if (timed)
     out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",

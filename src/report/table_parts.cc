@@ -175,10 +175,8 @@ std::string render_provenance(const BenchReport& rep, const char* per) {
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
     if (commands)
       out +=
-          "write calls: write, writev, pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice "
-          "and\n"
-          "  copy_file_range to any file but stdout, stderr, pipes and sockets; io_uring_enter on "
-          "rings.\n";
+          "write calls: data writes (write, writev, pwrite*...) to any file but stdout, stderr,\n"
+          "  terminals, pipes and sockets; io_uring_enter on rings (README).\n";
     else
       out +=
           "write calls: calls that write data to the output file (write, writev, pwrite...);\n"

@@ -14,14 +14,12 @@
 
 namespace iobench {
 
-class Tracer;
-class PerfCounter;
+class CountingBackend;
 
 struct ChildRun {
   bool finished = false;   // the child returned from the strategy and reported
   StrategyOutcome outcome;
   std::int64_t elapsed_ns = 0;  // CLOCK_MONOTONIC around the strategy's whole job
-  std::int64_t cpu_ns = 0;      // user + sys from wait4 (untraced runs)
   rusage usage{};
   int term_signal = 0;     // the child was killed by this signal
   int exit_code = 0;
@@ -33,12 +31,8 @@ struct ChildRun {
 ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
                       std::optional<std::chrono::nanoseconds> timeout);
 
-/// One run in a fresh child under the tracer.
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, Tracer& tracer,
-                    std::optional<std::chrono::nanoseconds> timeout);
-
-/// One run in a fresh child counted by perf tracepoint counters (counts only).
-ChildRun run_traced(const Strategy& strategy, const WriteJob& job, PerfCounter& counter,
+/// One run in a fresh child, counted by `backend` (ptrace + seccomp, or perf counters).
+ChildRun run_traced(const Strategy& strategy, const WriteJob& job, CountingBackend& backend,
                     std::optional<std::chrono::nanoseconds> timeout);
 
 }  // namespace iobench

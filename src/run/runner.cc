@@ -12,11 +12,14 @@
 
 #include "base/error.h"
 #include "run/child.h"
+#include "run/run_samples.h"
 #include "run/temp_dir.h"
 #include "run/verify.h"
 #include "strategies/support/line_format.h"
+#include "tracer/counting_backend.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 
@@ -24,8 +27,7 @@ struct Runner::Impl {
   const BenchOptions& options;
   TempDir dir;
   std::string canonical_dir;
-  std::unique_ptr<Tracer> tracer;
-  std::unique_ptr<PerfCounter> perf;  // instead of tracer with --tracer perf
+  std::unique_ptr<CountingBackend> backend;  // null with --no-trace
   bool warned_untraceable = false;
   bool warned_no_seccomp = false;
   bool pinned = false;
@@ -37,13 +39,11 @@ struct Runner::Impl {
     canonical_dir = real ? real : dir.path();
     ::free(real);
     if (options.keep) dir.keep();
-    if (options.trace && options.tracer.backend == TracerBackend::kPerf) {
-      perf = std::make_unique<PerfCounter>();
-    } else if (options.trace) {
+    if (options.trace) {
       TracerOptions t = options.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
       if (t.calibration_dir.empty()) t.calibration_dir = dir.path();
-      tracer = std::make_unique<Tracer>(t);
+      backend = make_counting_backend(t);
     }
   }
 };
@@ -54,8 +54,7 @@ Runner::~Runner() = default;
 const std::string& Runner::private_dir() const { return impl_->dir.path(); }
 
 std::int64_t Runner::tracer_overhead_ns() const {
-  if (!impl_->tracer || impl_->options.tracer.mode != TraceMode::kTiming) return 0;
-  return impl_->tracer->overhead_ns();
+  return impl_->backend ? impl_->backend->overhead_ns() : 0;
 }
 
 bool Runner::tracer_pinned() const { return impl_->pinned; }
@@ -72,41 +71,11 @@ std::vector<StrategyResult> Runner::run(
   return results;
 }
 
-// The rest of the write family (ftruncate, fallocate, the syncs) is traced and shown per
-// syscall, but is not a "write": mmap makes no write call.
-bool writes_data(const std::string& name) {
-  static const char* const kData[] = {"write",    "writev",    "pwrite64", "pwritev",
-                                      "pwritev2", "sendfile",  "splice",   "vmsplice",
-                                      "copy_file_range"};
-  return std::find(std::begin(kData), std::end(kData), name) != std::end(kData);
-}
-
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result) {
-  std::uint64_t calls = 0;
-  std::int64_t time_ns = 0;
-  if (trace.backend == "perf") {
-    // Counters cannot tell fds apart, so there are no per-file stats: count the whole child.
-    // Exact all the same, because a strategy's child writes to nothing but its target file
-    // (it reports through shared memory) and has one io_uring ring at most.
-    for (const auto& [name, st] : trace.syscalls)
-      if (writes_data(name) || name == "io_uring_enter") calls += st.calls;
-    result.write_calls = calls;
-    result.syscall_time_ns = 0;  // count mode: no times
-    return;
-  }
-  for (const FileStats& f : trace.files) {
-    // io_uring's writes reach the file with no write call: its io_uring_enter calls count.
-    const bool ring = f.path == "anon_inode:[io_uring]";
-    if (f.path != target_path && !ring) continue;
-    for (const auto& [name, st] : f.syscalls) {
-      if (ring ? name != "io_uring_enter" : !writes_data(name)) continue;
-      calls += st.calls;
-      time_ns += st.time_ns;
-    }
-  }
-  result.write_calls = calls;
-  result.syscall_time_ns = time_ns;
+  const WriteCount count = count_writes(trace, target_path);
+  result.write_calls = count.calls;
+  result.syscall_time_ns = count.time_ns;
 }
 
 namespace {
@@ -139,7 +108,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
   const std::string path = impl_->dir.file(name);
   const WriteJob job{path.c_str(), o.params, r.bytes};
 
-  std::vector<std::int64_t> times, cpus, minflt, majflt, nvcsw, nivcsw;
+  RunSamples samples;
   // Returns false when the row is finished (unsupported or failed).
   auto account = [&](const ChildRun& run) {
     std::string why = run_failure(run, s, job, path);
@@ -160,7 +129,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
   };
 
   const int total = o.warmup + o.runs;
-  const bool traced = impl_->tracer || impl_->perf;
+  const bool traced = impl_->backend != nullptr;
   auto notify = [&](int run, RunKind kind) {
     if (impl_->observer) impl_->observer({s.name, run, total + (traced ? 1 : 0), kind});
   };
@@ -168,31 +137,15 @@ StrategyResult Runner::run_one(const Strategy& s) {
     notify(i + 1, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed);
     ChildRun run = run_untraced(s, job, o.timeout);
     if (!account(run)) return r;
-    if (i >= o.warmup) {
-      times.push_back(run.elapsed_ns);
-      cpus.push_back(run.cpu_ns);
-      minflt.push_back(run.usage.ru_minflt);
-      majflt.push_back(run.usage.ru_majflt);
-      nvcsw.push_back(run.usage.ru_nvcsw);
-      nivcsw.push_back(run.usage.ru_nivcsw);
-    }
+    if (i >= o.warmup) samples.add(run.elapsed_ns, run.usage);
     const bool last = i == total - 1 && !traced;
     if (!(last && o.keep)) ::unlink(path.c_str());  // O_EXCL: every run creates the file anew
   }
-  r.time_ns = summarize(times);
-  r.cpu_ns = summarize(cpus);
-  auto med = [](std::vector<std::int64_t> v) {
-    return static_cast<std::uint64_t>(summarize(std::move(v)).median);
-  };
-  r.minor_faults = med(minflt);
-  r.major_faults = med(majflt);
-  r.voluntary_cs = med(nvcsw);
-  r.involuntary_cs = med(nivcsw);
+  samples.summarize_into(r);
 
   if (traced) {
     notify(total + 1, RunKind::kTraced);
-    ChildRun run = impl_->perf ? run_traced(s, job, *impl_->perf, o.timeout)
-                               : run_traced(s, job, *impl_->tracer, o.timeout);
+    ChildRun run = run_traced(s, job, *impl_->backend, o.timeout);
     if (run.trace) {
       const TraceResult& t = *run.trace;
       if (!t.available && !impl_->warned_untraceable) {

@@ -54,12 +54,8 @@ class Runner {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The write-family calls that move data into a file (write, writev, pwrite64, pwritev,
-/// pwritev2, sendfile, splice, vmsplice, copy_file_range): what a "write call" is.
-bool writes_data(const std::string& syscall_name);
-
-/// write_calls and syscall_time_ns from a trace: the calls that write data to the target
-/// file, plus io_uring_enter on io_uring rings (their writes reach the file without one).
+/// write_calls and syscall_time_ns of a strategy's traced run: count_writes on its own file
+/// (README "What counts as a write").
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result);
 

@@ -31,7 +31,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "tracer/task_info.h"
+#include "base/monotonic_clock.h"
 
 namespace iobench::tracing {
 

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/monotonic_clock.h"
 #include "base/process.h"
 #include "base/unique_fd.h"
 #include "tracer/child_launch.h"
-#include "tracer/task_info.h"
 #include "tracer/tracer.h"
 
 namespace iobench {

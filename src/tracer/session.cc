@@ -16,6 +16,7 @@
 
 #include "base/error.h"
 #include "base/interrupt.h"
+#include "base/monotonic_clock.h"
 #include "tracer/exec_privileges.h"
 #include "tracer/task_info.h"
 

@@ -59,10 +59,4 @@ bool ring_setup_has_sqpoll(pid_t tid, std::uint64_t params) noexcept {
   return (flags & IORING_SETUP_SQPOLL) != 0;
 }
 
-std::int64_t monotonic_ns() noexcept {
-  timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 }  // namespace iobench::tracing

@@ -26,7 +26,4 @@ std::optional<std::uint64_t> peek_word(pid_t tid, std::uint64_t addr) noexcept;
 /// At io_uring_setup's entry: whether the io_uring_params at `params` ask for SQPOLL.
 bool ring_setup_has_sqpoll(pid_t tid, std::uint64_t params) noexcept;
 
-/// CLOCK_MONOTONIC in ns (vDSO: no syscall, so nothing a tracee would have to count).
-std::int64_t monotonic_ns() noexcept;
-
 }  // namespace iobench::tracing

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/monotonic_clock.h"
 #include "base/process.h"
 #include "base/unique_fd.h"
 #include "tracer/calibration.h"
@@ -21,8 +22,10 @@
 #include "tracer/seccomp_filter.h"
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
+#include "base/unique_fd.h"
 #include "tracer/task_info.h"
 #include "tracer/watchdog.h"
+#include "tracer/write_calls.h"
 
 namespace iobench {
 
@@ -127,6 +130,7 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
                                 const Hooks& hooks) {
   TraceResult result;
   result.mode = hooks.mode;
+  result.streams = standard_stream_paths();  // the child inherits them at fork
   SharedMapping<ChildReport> report;
   if (!report) throw_errno("mmap", errno, kExitRunFailed);
   // The release channel. A socket rather than a pipe: send(MSG_NOSIGNAL) cannot SIGPIPE us.

@@ -1,0 +1,25 @@
+// The tracer's flag group (--count-only, --trace-all, --pin, --no-pin, --tracer), shared by
+// every command that counts: the bench run, `trace` and `compare` parse it alike.
+#pragma once
+
+#include <string>
+
+#include "tracer/tracer.h"
+
+namespace CLI {
+class App;
+}
+
+namespace iobench {
+
+struct TracerFlags {
+  bool count_only = false, trace_all = false, pin = false, no_pin = false;
+  std::string backend = "auto";
+
+  void add(CLI::App& app);
+  /// Validated options (throws Error, exit 2). `traced`: false with --no-trace.
+  /// `per_process`: iobench trace --per-process, which only ptrace can give.
+  TracerOptions options(bool traced = true, bool per_process = false) const;
+};
+
+}  // namespace iobench
