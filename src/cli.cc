@@ -165,7 +165,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
   std::string queue_depth = "64", map_window = "16MiB", format = "table", timeout;
-  std::string sync = "none";
+  std::string sync = "none", line_length;
   bool direct = false;
   std::vector<std::string> expects, trace_expects;
   std::string count_tolerance, time_tolerance = "25%";
@@ -185,6 +185,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--queue-depth", queue_depth, "io_uring: writes in flight (default 64)");
   app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 16MiB)");
   app.add_option("--sync", sync, "fdatasync policy: none, end (once before close) or every:N (after every N writes; default none)");
+  app.add_option("--line-length", line_length, "Bytes per line, newline included: 'Line <i>' padded with spaces (default: unpadded, 'Line <i>\\n'; at most 64KiB)");
   app.add_flag("--direct", direct, "O_DIRECT with aligned buffers where a strategy can honour it; the rest report unsupported");
   app.add_option("--format", format, "table, json, csv or markdown (default table)");
   app.add_option("--expect", expects, "[STRATEGY.]METRIC OP VALUE, e.g. 'buffered.write_calls<=20'; exit 1 on FAIL")
@@ -314,6 +315,7 @@ Command parse_command_line(int argc, const char* const* argv) {
                             o.params.map_window, page));
   o.params.sync = parse_sync(sync);
   o.params.direct = direct;
+  o.params.line_length = parse_line_length(line_length, o.params.lines);
   o.format = parse_format(format);
   if (!timeout.empty()) o.timeout = parse_timeout(timeout);
   o.trace = !no_trace;
@@ -328,7 +330,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
   check_dir(dir);
-  check_space(dir, expected_bytes(o.params.lines), keep ? o.strategies.size() : 1);
+  check_space(dir, expected_bytes(o.params), keep ? o.strategies.size() : 1);
   return o;
 }
 
