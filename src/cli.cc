@@ -144,6 +144,7 @@ void check_output_files(const BenchOptions& o) {
       {"--export-json", &o.export_json},
       {"--export-csv", &o.export_csv},
       {"--export-markdown", &o.export_markdown},
+      {"--export-junit", &o.export_junit},
       {"--save-baseline", &o.save_baseline}};
   for (const auto& [flag, path] : files)
     if (!path->empty()) check_output_file(flag, *path);
@@ -193,6 +194,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--export-json", o.export_json, "Also write the JSON document to FILE");
   app.add_option("--export-csv", o.export_csv, "Also write CSV to FILE");
   app.add_option("--export-markdown", o.export_markdown, "Also write a Markdown table to FILE");
+  app.add_option("--export-junit", o.export_junit, "Also write every --expect and baseline comparison as JUnit XML to FILE");
   app.add_option("--save-baseline", o.save_baseline, "Write the JSON result to FILE as a baseline");
   app.add_option("--baseline", o.baseline, "Compare with a saved baseline; exit 1 on a regression");
   app.add_option("--count-tolerance", count_tolerance, "Calls a count may differ from the baseline by (default 0)");
@@ -228,6 +230,8 @@ Command parse_command_line(int argc, const char* const* argv) {
                     "Write the report (table or JSON) to FILE, not to stderr/stdout");
   trace->add_option("--export-json", trace_opts.export_json,
                     "Also write the iobench-trace/1 JSON document to FILE");
+  trace->add_option("--export-junit", trace_opts.export_junit,
+                    "Also write every --expect as JUnit XML to FILE");
   trace_flags.add(*trace);
 
   // sweep and compare parse their own words (sweep.cc, compare.cc).
@@ -291,6 +295,8 @@ Command parse_command_line(int argc, const char* const* argv) {
         parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);
     if (!trace_opts.output.empty()) check_output_file("--output", trace_opts.output);
     if (!trace_opts.export_json.empty()) check_output_file("--export-json", trace_opts.export_json);
+    if (!trace_opts.export_junit.empty())
+      check_output_file("--export-junit", trace_opts.export_junit);
     return trace_opts;
   }
 

@@ -24,6 +24,7 @@
 #include "presentation.h"
 #include "progress.h"
 #include "registry.h"
+#include "report/junit.h"
 #include "report/reporter.h"
 #include "runner.h"
 #include "tracer/perf_counter.h"
@@ -83,7 +84,9 @@ int run_bench(const BenchOptions& o) {
   for (const auto& r : rep.results)
     if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) status = kExitRunFailed;
   const bool table = o.format == OutputFormat::kTable;
-  if (!report_expectations(check_expectations(o.expectations, rep.results), table)) status = kExitCheckFailed;
+  const std::vector<ExpectationOutcome> verdicts = check_expectations(o.expectations, rep.results);
+  if (!report_expectations(verdicts, table)) status = kExitCheckFailed;
+  std::vector<JUnitCase> junit = junit_cases(verdicts);
   if (baseline) {
     BaselineComparison cmp = compare_with_baseline(*baseline, rep, o.count_tolerance, o.time_tolerance);
     std::string text = render_comparison(cmp);
@@ -98,7 +101,12 @@ int run_bench(const BenchOptions& o) {
                      d.before, d.after, d.change);
       status = kExitCheckFailed;
     }
+    const std::vector<JUnitCase> compared = junit_cases(cmp);
+    junit.insert(junit.end(), compared.begin(), compared.end());
   }
+  // Written whatever the verdicts: a failed check is exactly what a CI dashboard must show.
+  if (!o.export_junit.empty())
+    write_file_atomically(o.export_junit, render_junit("iobench", junit), "--export-junit: ");
   return status;
 }
 
@@ -205,8 +213,12 @@ int run_trace(const TraceCommandOptions& o) {
   }
   if (!o.export_json.empty())
     write_file_atomically(o.export_json, render_trace_json(rep), "--export-json: ");
-  const bool passed =
-      exec_errno != 0 || report_expectations(check_expectations(o.expectations, rep.trace), false);
+  std::vector<ExpectationOutcome> verdicts;
+  if (exec_errno == 0) verdicts = check_expectations(o.expectations, rep.trace);
+  const bool passed = report_expectations(verdicts, false);
+  if (!o.export_junit.empty())
+    write_file_atomically(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
+                          "--export-junit: ");
   if (!rep.error.empty()) fmt::print(stderr, "iobench: error: trace: {}\n", rep.error);
   if (exec_errno == 0 && rep.trace.timed_out) return kExitTimedOut;
   // The command's own failure takes priority over a failed expectation.
