@@ -20,20 +20,35 @@ namespace iobench {
 namespace {
 
 /// Accumulates bytes and hands them to write_all a full buffer at a time. Any capacity
-/// from 1 byte up works: data longer than the room left is copied in pieces.
+/// from 1 byte up works: a line longer than the room left is written in parts.
 class BufferedWriter {
  public:
-  BufferedWriter(int fd, char* buf, std::size_t cap, Syncer& syncer) noexcept
-      : fd_(fd), buf_(buf), cap_(cap), syncer_(syncer) {}
+  BufferedWriter(int fd, char* buf, std::size_t cap, LineFormat format, Syncer& syncer) noexcept
+      : fd_(fd),
+        buf_(buf),
+        cap_(cap),
+        format_(format),
+        room_(format.max_bytes()),
+        syncer_(syncer) {}
 
   /// Returns 0 or an errno value.
   int write_line(std::uint64_t i) noexcept {
-    if (cap_ - used_ >= kMaxLineBytes) {  // the hot path: no copy, no branch on the length
-      used_ += format_line(buf_ + used_, i);
+    if (cap_ - used_ >= room_) {  // the hot path: no copy, no branch on the length
+      used_ += format_.format(buf_ + used_, i);
       return 0;
     }
-    char line[kMaxLineBytes];
-    return append(line, format_line(line, i));
+    // The line straddles the end of the buffer (or is longer than it): in parts, no copy.
+    const std::size_t len = format_.size(i);
+    for (std::size_t pos = 0; pos < len;) {
+      const std::size_t n = std::min(len - pos, cap_ - used_);
+      format_.format_part(buf_ + used_, i, pos, n);
+      used_ += n;
+      pos += n;
+      if (used_ == cap_) {
+        if (int err = flush()) return err;
+      }
+    }
+    return 0;
   }
 
   /// Writes what is buffered; with `pad_to` > 1 (O_DIRECT) first pads it with zeros to a
@@ -52,23 +67,11 @@ class BufferedWriter {
   }
 
  private:
-  int append(const char* data, std::size_t len) noexcept {
-    while (len > 0) {
-      const std::size_t n = std::min(len, cap_ - used_);
-      std::memcpy(buf_ + used_, data, n);
-      used_ += n;
-      data += n;
-      len -= n;
-      if (used_ == cap_) {
-        if (int err = flush()) return err;
-      }
-    }
-    return 0;
-  }
-
   int fd_;
   char* buf_;
   std::size_t cap_;
+  LineFormat format_;
+  std::size_t room_;  // the longest line: below this much room, a line goes in parts
   Syncer& syncer_;
   std::size_t used_ = 0;
 };
@@ -93,7 +96,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   if (!buf.allocate(cap, align)) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
 
   Syncer syncer(file.fd(), job.params.sync);
-  BufferedWriter out(file.fd(), buf.get(), cap, syncer);
+  BufferedWriter out(file.fd(), buf.get(), cap, line_format(job.params), syncer);
   for (std::uint64_t i = 0; i < job.params.lines; ++i) {
     if (int err = out.write_line(i)) return outcome_errno(RunStatus::kFailed, "write", err);
   }

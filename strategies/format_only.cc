@@ -17,14 +17,16 @@ namespace iobench {
 namespace {
 
 constexpr std::size_t kBufferSize = 64 * kKiB;
+static_assert(kMaxLineLength <= kBufferSize,
+              "the longest line fits: fill returns 0 only at the end");
 
 /// Formats every line into the reused buffer and returns how many bytes that made. Its own
 /// function, so that the loop's registers do not depend on what run() keeps live around it
 /// (inlined, the loop spilled two more values per line: 2% more instructions under callgrind).
-[[gnu::noinline]] std::uint64_t format_all(std::uint64_t count) noexcept {
+[[gnu::noinline]] std::uint64_t format_all(std::uint64_t count, LineFormat format) noexcept {
   char buf[kBufferSize];
   std::uint64_t produced = 0;
-  LineStream lines(0, count);
+  LineStream lines(0, count, format);
   while (!lines.done()) {
     produced += lines.fill(buf, sizeof buf);
     // The bytes are never read, so without this barrier the optimiser may drop the stores,
@@ -41,7 +43,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   if (fd < 0) return refused;
   OutputFile file(fd);
 
-  const std::uint64_t produced = format_all(job.params.lines);
+  const std::uint64_t produced = format_all(job.params.lines, line_format(job.params));
   if (int err = Syncer(file.fd(), job.params.sync).before_close())
     return outcome_errno(RunStatus::kFailed, "fdatasync", err);
   if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);

@@ -69,7 +69,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     if (::ftruncate(file.fd(), static_cast<off_t>(size)) < 0)
       return outcome_errno(RunStatus::kFailed, "ftruncate", errno);
 
-    ExactLineStream lines(job.params.lines);
+    ExactLineStream lines(job.params.lines, line_format(job.params));
     for (std::uint64_t offset = 0; offset < size; offset += window) {
       const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(window, size - offset));
       Mapping map(::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd(),

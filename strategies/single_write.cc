@@ -41,7 +41,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     const std::size_t padded = round_up(size, align);
     AlignedBuffer buf;
     if (!buf.allocate(padded, align)) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
-    LineStream lines(0, job.params.lines);
+    LineStream lines(0, job.params.lines, line_format(job.params));
     // fill never writes past its cap, so a wrong expected_bytes is caught here, not by ASan.
     if (lines.fill(buf.get(), size) != size || !lines.done())
       return outcome_message(RunStatus::kFailed, "expected_bytes does not match the lines");

@@ -50,10 +50,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     return outcome_message(RunStatus::kFailed, "setvbuf: refused the buffer");
 
   Syncer syncer(::fileno(f.get()), job.params.sync);
-  char line[kMaxLineBytes];
+  LineBuffer line(line_format(job.params));
+  if (!line.ok()) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
   for (std::uint64_t i = 0; i < job.params.lines; ++i) {
-    const std::size_t n = format_line(line, i);
-    if (std::fwrite(line, 1, n, f.get()) != n)
+    const std::size_t n = line.format(i);
+    if (std::fwrite(line.data(), 1, n, f.get()) != n)
       return outcome_errno(RunStatus::kFailed, "fwrite", errno);
     if (syncer.due_next() && std::fflush(f.get()) != 0)
       return outcome_errno(RunStatus::kFailed, "fflush", errno);

@@ -1,7 +1,7 @@
 // The strategy interface: a name, a description and one hook, as in fio's sync
 // engines ("sync engines only need a ->queue()"). A strategy runs in a freshly
-// forked child, writes `Line <i>\n` for i = 0..lines-1 to job.path (which it
-// creates), and reports through a plain StrategyOutcome. It must not throw.
+// forked child, writes `Line <i>\n` for i = 0..lines-1 (padded by line_format(params)) to job.path
+// (which it creates), and reports through a plain StrategyOutcome. It must not throw.
 #pragma once
 
 #include <climits>
@@ -36,6 +36,9 @@ struct StrategyParams {
   std::size_t map_window = 16 * kMiB;
   SyncPolicy sync;      // --sync: fdatasync policy, timed inside the run
   bool direct = false;  // --direct: O_DIRECT where the strategy can honour it
+  // --line-length: bytes per line, newline included; 0 is `Line <i>\n` unpadded. Strategies
+  // never read it: they format through line_format(params) (src/line_format.h).
+  std::size_t line_length = 0;
 };
 
 struct WriteJob {

@@ -35,6 +35,8 @@ namespace iobench {
 namespace {
 
 constexpr std::size_t kBufferSize = 64 * kKiB;
+static_assert(kMaxLineLength <= kBufferSize,
+              "the longest line fits: fill returns 0 only at the end");
 
 StrategyOutcome run(const WriteJob& job) noexcept {
   // Before anything is created: a refusal leaves nothing behind.
@@ -45,7 +47,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   Syncer syncer(file.fd(), job.params.sync);
 
   char buf[kBufferSize];
-  LineStream lines(0, job.params.lines);
+  LineStream lines(0, job.params.lines, line_format(job.params));
   while (!lines.done()) {
     const std::size_t n = lines.fill(buf, sizeof buf);
     if (int err = write_all(file.fd(), buf, n))

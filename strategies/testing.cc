@@ -20,11 +20,12 @@ StrategyOutcome write_lines(const WriteJob& job, std::uint64_t corrupt_line,
   const int fd = create_output(job.path);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
-  char line[kMaxLineBytes];
+  LineBuffer line(line_format(job.params));
+  if (!line.ok()) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
   for (std::uint64_t i = 0; i < job.params.lines && i < stop_after; ++i) {
-    std::size_t n = format_line(line, i);
-    if (i == corrupt_line) line[0] = 'X';
-    if (int err = write_all(file.fd(), line, n))
+    std::size_t n = line.format(i);
+    if (i == corrupt_line) line.data()[0] = 'X';
+    if (int err = write_all(file.fd(), line.data(), n))
       return outcome_errno(RunStatus::kFailed, "write", err);
   }
   if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);

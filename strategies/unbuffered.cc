@@ -21,10 +21,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   OutputFile file(fd);
   Syncer syncer(file.fd(), job.params.sync);
 
-  char line[kMaxLineBytes];
+  LineBuffer line(line_format(job.params));
+  if (!line.ok()) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
   for (std::uint64_t i = 0; i < job.params.lines; ++i) {
-    const std::size_t n = format_line(line, i);
-    if (int err = write_all(file.fd(), line, n))
+    const std::size_t n = line.format(i);
+    if (int err = write_all(file.fd(), line.data(), n))
       return outcome_errno(RunStatus::kFailed, "write", err);
     if (int err = syncer.unit_done()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
   }

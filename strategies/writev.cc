@@ -57,7 +57,8 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
 
-  std::unique_ptr<char[]> staging(new (std::nothrow) char[batch * kMaxLineBytes]);
+  const LineFormat format = line_format(job.params);
+  std::unique_ptr<char[]> staging(new (std::nothrow) char[batch * format.max_bytes()]);
   std::unique_ptr<iovec[]> iov(new (std::nothrow) iovec[batch]);
   if (!staging || !iov) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);
   Syncer syncer(file.fd(), job.params.sync);
@@ -67,7 +68,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     std::size_t count = 0;
     char* p = staging.get();
     for (; count < batch && i < lines; ++count, ++i) {
-      const std::size_t n = format_line(p, i);
+      const std::size_t n = format.format(p, i);
       iov[count] = {p, n};
       p += n;
     }

@@ -135,3 +135,75 @@ TEST(LineStream, EmptyRangeIsDoneAtOnce) {
 
 }  // namespace
 }  // namespace iobench
+
+namespace iobench {
+namespace {
+
+std::string padded_line(std::uint64_t i, std::size_t length) {
+  std::string s = "Line " + std::to_string(i);
+  s.resize(length - 1, ' ');
+  return s + "\n";
+}
+
+TEST(LineFormat, PadsWithSpacesBeforeTheNewlineToExactlyTheLength) {
+  const LineFormat f(16);
+  char buf[16];
+  EXPECT_EQ(std::string(buf, f.format(buf, 42)), "Line 42        \n");
+  EXPECT_EQ(f.size(7), 16u);
+  EXPECT_EQ(f.total_bytes(100), 1600u);
+  EXPECT_EQ(f.offset(3), 48u);
+  EXPECT_EQ(LineFormat().total_bytes(100000), expected_bytes(100000));
+}
+
+TEST(LineFormat, MinimumIsTheLongestUnpaddedLine) {
+  EXPECT_EQ(LineFormat::min_length(100000), 11u);  // "Line 99999\n"
+  EXPECT_EQ(LineFormat::min_length(100001), 12u);
+  EXPECT_EQ(LineFormat::min_length(1), 7u);
+  EXPECT_EQ(LineFormat::min_length(0), 7u);
+}
+
+TEST(LineFormat, EveryPartOfALineIsThatPartOfTheWholeLine) {
+  for (LineFormat f : {LineFormat(), LineFormat(12), LineFormat(40)}) {
+    for (std::uint64_t i : {0, 7, 12345}) {
+      const std::string whole = f.length() ? padded_line(i, f.length()) : line(i);
+      for (std::size_t from = 0; from <= whole.size(); ++from)
+        for (std::size_t n = 0; from + n <= whole.size(); ++n) {
+          std::string part(n, '?');
+          f.format_part(part.data(), i, from, n);
+          ASSERT_EQ(part, whole.substr(from, n))
+              << "line " << i << " [" << from << ", +" << n << ")";
+        }
+    }
+  }
+}
+
+TEST(LineFormat, StreamOfPaddedLinesInAnyCap) {
+  const LineFormat f(20);
+  std::string want;
+  for (std::uint64_t i = 0; i < 1000; ++i) want += padded_line(i, 20);
+  for (std::size_t cap : {std::size_t{20}, std::size_t{39}, std::size_t{4096}}) {
+    LineStream s(0, 1000, f);
+    std::string got;
+    std::vector<char> buf(cap);
+    while (!s.done()) {
+      const std::size_t n = s.fill(buf.data(), cap);
+      ASSERT_GT(n, 0u);
+      got.append(buf.data(), n);
+    }
+    EXPECT_EQ(got, want) << "cap " << cap;
+  }
+}
+
+TEST(LineBuffer, KeepsThePaddingAndRewritesOnlyTheHead) {
+  LineBuffer b{LineFormat(12)};
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(std::string(b.data(), b.format(12345)), "Line 12345 \n");
+  EXPECT_EQ(b.head(), 10u);
+  EXPECT_EQ(std::string(b.data(), b.format(7)), "Line 7     \n") << "no digits left behind";
+  LineBuffer plain{LineFormat()};
+  EXPECT_EQ(std::string(plain.data(), plain.format(99)), "Line 99\n");
+  EXPECT_EQ(plain.head(), 7u);
+}
+
+}  // namespace
+}  // namespace iobench

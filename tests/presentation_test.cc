@@ -227,7 +227,7 @@ TEST(Table, FitsAProjectorWithBarsFootnotesAndProvenance) {
 
 TEST(Table, SyscallTimesTheTracerCouldNotResolveAreNotShownAsZero) {
   BenchReport rep = every_strategy();
-  rep.results[0].syscall_time_ns = 0;            // 100,000 calls "took 0 ns"
+  rep.results[0].syscall_time_ns = 0;  // 100,000 calls "took 0 ns"
   // A little more than the untraced median (cold caches under the tracer): shown, with a note.
   rep.results[1].syscall_time_ns = static_cast<std::int64_t>(1.2 * rep.results[1].time_ns.median);
   std::string t = render_table(rep);
@@ -465,6 +465,41 @@ TEST(Sweep, TableHasARowPerValueAndSaysWhereTheKneeIs) {
   EXPECT_NE(r.out.find("knee"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("median of 1 untraced run per value"), std::string::npos) << r.out;
   EXPECT_LE(widest_line(r.out), 120u) << r.out;
+}
+
+TEST(Sweep, LineLengthSweepHasARowPerValueTimePerKiBAndAChart) {
+  ScratchDir dir;
+  const std::string svg = dir.path() + "/lengths.svg";
+  ProcessOutput r = iobench({"sweep", "--strategy", "unbuffered", "--line-length", "16,256,4K,64K",
+                             "--lines", "200", "--runs", "1", "--warmup", "0", "--dir", dir.path(),
+                             "--columns", "200", "--plot", svg});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("sweep unbuffered --line-length · 200 lines"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("time per KiB"), std::string::npos) << r.out;
+  // One row per value, each one write per line: 200 calls of exactly the line length.
+  const std::pair<const char*, const char*> rows[] = {
+      {"16 B", "16 B"}, {"256 B", "256 B"}, {"4 KiB", "4.0 KiB"}, {"64 KiB", "64.0 KiB"}};
+  for (const auto& [value, per_call] : rows) {
+    const std::regex row_re("\n *" + std::string(value) + " +200 [^\n]* " + per_call + " ");
+    EXPECT_TRUE(std::regex_search(r.out, row_re)) << value << "\n" << r.out;
+  }
+  const auto marks = mark_titles(slurp(svg));
+  for (const char* v : {"16 B", "256 B", "4 KiB", "64 KiB"}) EXPECT_EQ(count(marks, v), 2) << v;
+  EXPECT_NE(slurp(svg).find("time per KiB"), std::string::npos);
+  expect_svg_draws(svg);
+
+  ProcessOutput j = iobench({"sweep", "--strategy", "unbuffered", "--line-length", "16,4K",
+                             "--lines", "100", "--runs", "1", "--warmup", "0", "--count-only",
+                             "--tracer", "ptrace", "--dir", dir.path(), "--format", "json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  json doc = json::parse(j.out);
+  EXPECT_EQ(doc["parameter"], "line_length");
+  EXPECT_TRUE(doc["config"]["line_length"].is_null()) << "the swept one: see points[].value";
+  EXPECT_TRUE(doc["knee"].is_null());
+  ASSERT_EQ(doc["points"].size(), 2u);
+  EXPECT_EQ(doc["points"][0]["result"]["bytes"], 1600);
+  EXPECT_EQ(doc["points"][1]["result"]["bytes"], 409600);
+  EXPECT_EQ(doc["points"][1]["result"]["write_calls"], 100);
 }
 
 TEST(Sweep, ScalingSweepShowsTimePerLine) {

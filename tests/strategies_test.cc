@@ -61,11 +61,20 @@ class TempDir {
   fs::path path_;
 };
 
-std::string expected_stream(std::uint64_t lines) {
+std::string expected_stream(std::uint64_t lines, std::size_t line_length = 0) {
   std::string s;
   s.reserve(expected_bytes(lines));
   char buf[kMaxLineBytes];
-  for (std::uint64_t i = 0; i < lines; ++i) s.append(buf, format_line(buf, i));
+  for (std::uint64_t i = 0; i < lines; ++i) {
+    if (line_length == 0) {
+      s.append(buf, format_line(buf, i));
+      continue;
+    }
+    // Spelled out here rather than taken from LineFormat: the test's own idea of a padded line.
+    std::string line = "Line " + std::to_string(i);
+    line.resize(line_length - 1, ' ');
+    s += line + "\n";
+  }
   return s;
 }
 
@@ -90,7 +99,7 @@ std::string read_all(const std::string& path) {
 
 WriteJob make_job(const std::string& path, std::uint64_t lines, StrategyParams params = {}) {
   params.lines = lines;
-  return WriteJob{path.c_str(), params, expected_bytes(lines)};
+  return WriteJob{path.c_str(), params, expected_bytes(params)};
 }
 
 /// Why `s` may report unsupported here (the kernel refuses its ring, or `dir` cannot do
@@ -233,6 +242,40 @@ std::vector<Case> cases() {
   }
   // Neither 8,890 bytes (N = 1000) nor 1,088,890 (N = 100,000) is a multiple of a block,
   // so the padded tail runs in every direct case above but N = 0.
+
+  // --line-length: every strategy pads every line, from the shortest length that holds the
+  // line numbers to the longest allowed (a line as large as format-only's whole buffer).
+  for (const Strategy* s : strategies_under_test()) {
+    for (std::size_t length : {std::size_t{64}, std::size_t{11}, std::size_t{4097}, kMaxLineLength})
+      add_for(
+          s, length == 11 ? 100000 : 100, [=](StrategyParams& p) { p.line_length = length; },
+          "length" + std::to_string(length));
+    if (honours_direct(s))
+      for (std::size_t length : {std::size_t{64}, std::size_t{4096}})
+        add_for(
+            s, 1000, [=](StrategyParams& p) { p.direct = true, p.line_length = length; },
+            "direct_length" + std::to_string(length));
+  }
+  // Padded lines that straddle small buffers, windows and batches, and sync every line.
+  for (std::size_t size : {1, 7, 4096}) {
+    const std::string label = "buffer" + std::to_string(size) + "_length100";
+    for (const char* name : {"buffered", "io_uring", "io_uring-sqpoll"})
+      add(
+          name, 100, [=](StrategyParams& p) { p.buffer_size = size, p.line_length = 100; }, label);
+  }
+  add(
+      "buffered", 10,
+      [](StrategyParams& p) { p.buffer_size = 4096, p.line_length = kMaxLineLength; },
+      "buffer4096_length65536");
+  add(
+      "mmap", 1000, [](StrategyParams& p) { p.map_window = page_size(), p.line_length = 1000; },
+      "window1page_length1000");
+  add(
+      "writev", 100, [](StrategyParams& p) { p.batch = 7, p.line_length = 300; },
+      "batch7_length300");
+  add(
+      "stdio", 100, [](StrategyParams& p) { p.stdio_buffer = 7, p.line_length = 300; },
+      "stdio_buffer7_length300");
   return out;
 }
 
@@ -257,11 +300,32 @@ TEST_P(WritesExactStream, ByteForByte) {
       !may_refuse(c.strategy, c.params, dir.path()).empty())
     GTEST_SKIP() << out.message;
   ASSERT_EQ(out.status, RunStatus::kOk) << out.message;
+  const std::string want = expected_stream(c.lines, c.params.line_length);
   if (c.strategy->writes_file) {
-    EXPECT_TRUE(same_bytes(read_all(path), expected_stream(c.lines)));
+    EXPECT_TRUE(same_bytes(read_all(path), want));
   } else {
     EXPECT_EQ(fs::file_size(path), 0u) << "format-only created the file and wrote nothing";
-    EXPECT_EQ(out.produced_bytes, expected_bytes(c.lines));
+    EXPECT_EQ(out.produced_bytes, want.size());
+  }
+}
+
+// The brief's own numbers, not the formula's: 100 lines of 64 bytes are 6,400 bytes.
+TEST(LineLength, HundredLinesOf64BytesAre6400BytesInEveryStrategy) {
+  for (const Strategy* s : strategies_under_test()) {
+    TempDir dir;
+    const std::string path = dir.file("out");
+    StrategyParams p;
+    p.line_length = 64;
+    const WriteJob job = make_job(path, 100, p);
+    EXPECT_EQ(job.expected_bytes, 6400u);
+    const StrategyOutcome out = s->run(job);
+    if (out.status == RunStatus::kUnsupported && !may_refuse(s, p, dir.path()).empty()) continue;
+    ASSERT_EQ(out.status, RunStatus::kOk) << s->name << ": " << out.message;
+    const std::string have = read_all(path);
+    EXPECT_EQ(s->writes_file ? have.size() : out.produced_bytes, 6400u) << s->name;
+    if (!s->writes_file) continue;
+    EXPECT_EQ(have.substr(0, 64), "Line 0" + std::string(57, ' ') + "\n") << s->name;
+    EXPECT_EQ(have.substr(99 * 64), "Line 99" + std::string(56, ' ') + "\n") << s->name;
   }
 }
 

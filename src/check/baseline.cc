@@ -19,8 +19,8 @@ using nlohmann::json;
 
 // The workload's knobs: differences are shown, not refused, since comparing
 // configurations is a main use.
-constexpr const char* kConfigKeys[] = {"buffer_size", "stdio_buffer", "batch", "queue_depth",
-                                       "map_window"};
+constexpr const char* kConfigKeys[] = {"buffer_size", "stdio_buffer", "batch",
+                                       "queue_depth", "map_window",   "line_length"};
 
 std::string value_text(const json& v) {
   if (v.is_null()) return "default";
@@ -175,7 +175,9 @@ BaselineComparison compare_with_baseline(const Baseline& before, const BenchRepo
        after.params.stdio_buffer ? std::to_string(after.params.stdio_buffer) : "default"},
       {"batch", std::to_string(after.params.batch)},
       {"queue_depth", std::to_string(after.params.queue_depth)},
-      {"map_window", std::to_string(after.params.map_window)}};
+      {"map_window", std::to_string(after.params.map_window)},
+      {"line_length",
+       after.params.line_length ? std::to_string(after.params.line_length) : "default"}};
   for (const auto& [key, value] : now) {
     auto it = before.config.find(key);
     if (it != before.config.end() && it->second != value)

@@ -69,10 +69,11 @@ ExpectationOutcome verdict(const Expectation& e, const std::string& subject,
   out.measured = measured;
   out.passed = measured && compare(*measured, e.op, e.value);
   std::string rhs = format_value(e.value);
-  out.line =
-      fmt::format("{} {} {} {} ", out.passed ? "PASS" : "FAIL", subject, to_string(e.op), rhs);
-  out.line += measured ? fmt::format("(measured {})", format_value(*measured))
-                       : fmt::format("(not measured: {})", why_missing);
+  out.expected = fmt::format("{} {}", to_string(e.op), rhs);
+  out.check = subject + " " + out.expected;
+  out.measured_text = measured ? fmt::format("measured {}", format_value(*measured))
+                               : fmt::format("not measured: {}", why_missing);
+  out.line = fmt::format("{} {} ({})", out.passed ? "PASS" : "FAIL", out.check, out.measured_text);
   return out;
 }
 

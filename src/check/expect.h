@@ -33,6 +33,9 @@ struct ExpectationOutcome {
   bool passed = false;
   std::optional<double> measured;  // nullopt: not measured (e.g. not traced)
   std::string line;                // "PASS buffered.write_calls <= 20 (measured 17)"
+  std::string check;               // "buffered.write_calls <= 20": the line's check alone
+  std::string expected;            // "<= 20"
+  std::string measured_text;       // "measured 17" or "not measured: not traced"
 };
 
 /// Checks expectations against benchmark rows. An expectation without a strategy applies to

@@ -94,6 +94,7 @@ void check_output_files(const BenchOptions& o) {
       {"--export-json", &o.export_json},
       {"--export-csv", &o.export_csv},
       {"--export-markdown", &o.export_markdown},
+      {"--export-junit", &o.export_junit},
       {"--save-baseline", &o.save_baseline}};
   for (const auto& [flag, path] : files)
     if (!path->empty()) check_output_file(flag, *path);
@@ -115,7 +116,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
   std::string queue_depth = "64", map_window = "16MiB", format = "table", timeout;
-  std::string sync = "none";
+  std::string sync = "none", line_length;
   bool direct = false;
   std::vector<std::string> expects, trace_expects;
   std::string count_tolerance, time_tolerance = "25%";
@@ -135,6 +136,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--queue-depth", queue_depth, "io_uring: writes in flight (default 64)");
   app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 16MiB)");
   app.add_option("--sync", sync, "fdatasync policy: none, end (once before close) or every:N (after every N writes; default none)");
+  app.add_option("--line-length", line_length, "Bytes per line, newline included: 'Line <i>' padded with spaces (default: unpadded, 'Line <i>\\n'; at most 64KiB)");
   app.add_flag("--direct", direct, "O_DIRECT with aligned buffers where a strategy can honour it; the rest report unsupported");
   app.add_option("--format", format, "table, json, csv or markdown (default table)");
   app.add_option("--expect", expects, "[STRATEGY.]METRIC OP VALUE, e.g. 'buffered.write_calls<=20'; exit 1 on FAIL")
@@ -142,6 +144,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--export-json", o.export_json, "Also write the JSON document to FILE");
   app.add_option("--export-csv", o.export_csv, "Also write CSV to FILE");
   app.add_option("--export-markdown", o.export_markdown, "Also write a Markdown table to FILE");
+  app.add_option("--export-junit", o.export_junit, "Also write every --expect and baseline comparison as JUnit XML to FILE");
   app.add_option("--save-baseline", o.save_baseline, "Write the JSON result to FILE as a baseline");
   app.add_option("--baseline", o.baseline, "Compare with a saved baseline; exit 1 on a regression");
   app.add_option("--count-tolerance", count_tolerance, "Calls a count may differ from the baseline by (default 0)");
@@ -177,6 +180,8 @@ Command parse_command_line(int argc, const char* const* argv) {
                     "Write the report (table or JSON) to FILE, not to stderr/stdout");
   trace->add_option("--export-json", trace_opts.export_json,
                     "Also write the iobench-trace/1 JSON document to FILE");
+  trace->add_option("--export-junit", trace_opts.export_junit,
+                    "Also write every --expect as JUnit XML to FILE");
   trace_flags.add(*trace);
 
   // sweep and compare parse their own words (sweep.cc, compare.cc).
@@ -240,6 +245,8 @@ Command parse_command_line(int argc, const char* const* argv) {
         parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);
     if (!trace_opts.output.empty()) check_output_file("--output", trace_opts.output);
     if (!trace_opts.export_json.empty()) check_output_file("--export-json", trace_opts.export_json);
+    if (!trace_opts.export_junit.empty())
+      check_output_file("--export-junit", trace_opts.export_junit);
     return trace_opts;
   }
 
@@ -264,6 +271,7 @@ Command parse_command_line(int argc, const char* const* argv) {
                             o.params.map_window, page));
   o.params.sync = parse_sync(sync);
   o.params.direct = direct;
+  o.params.line_length = parse_line_length(line_length, o.params.lines);
   o.format = parse_format(format);
   if (!timeout.empty()) o.timeout = parse_timeout(timeout);
   o.trace = !no_trace;
@@ -278,7 +286,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
   check_dir(dir);
-  check_space(dir, expected_bytes(o.params.lines), keep ? o.strategies.size() : 1);
+  check_space(dir, expected_bytes(o.params), keep ? o.strategies.size() : 1);
   return o;
 }
 

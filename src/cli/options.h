@@ -37,6 +37,7 @@ struct BenchOptions {
   std::vector<Expectation> expectations;
   // Written after every strategy, so a later crash loses nothing (hyperfine's exports).
   std::string export_json, export_csv, export_markdown;
+  std::string export_junit;  // every --expect and baseline comparison as a JUnit test case
   std::string save_baseline, baseline;
   std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
   double time_tolerance = 0.25;                   // a median may be this much slower
@@ -56,6 +57,7 @@ struct TraceCommandOptions {
   std::vector<Expectation> expectations;
   std::string output;       // -o: the report goes here instead of stderr (table) or stdout
   std::string export_json;  // also the iobench-trace/1 document here
+  std::string export_junit;  // every --expect as a JUnit test case
 };
 
 /// Parses a byte size: a whole number with an optional suffix K, M, G (powers of 1024,

@@ -32,6 +32,7 @@ const std::vector<Sweepable>& sweepables() {
       {"--lines", "-n", "lines", false, {}},
       {"--stdio-buffer", nullptr, "stdio_buffer", true, {"stdio"}},
       {"--map-window", nullptr, "map_window", true, {"mmap"}},
+      {"--line-length", nullptr, "line_length", true, {}},
   };
   return k;
 }
@@ -133,7 +134,8 @@ SweepOptions parse_sweep(const std::vector<std::string>& args) {
   if (first.format == OutputFormat::kCsv || first.format == OutputFormat::kMarkdown)
     throw Error("sweep: --format must be table or json");
   if (!first.expectations.empty() || !first.baseline.empty() || !first.save_baseline.empty() ||
-      !first.export_json.empty() || !first.export_csv.empty() || !first.export_markdown.empty())
+      !first.export_json.empty() || !first.export_csv.empty() || !first.export_markdown.empty() ||
+      !first.export_junit.empty())
     throw Error(
         "sweep: --expect, baselines and --export-* belong to single runs; "
         "use --format json for the sweep's data");

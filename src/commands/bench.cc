@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "check/baseline.h"
 #include "report/presentation.h"
+#include "report/junit.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
 #include "run/live_table.h"
@@ -53,7 +54,9 @@ int run_bench(const BenchOptions& o) {
   for (const auto& r : rep.results)
     if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) status = kExitRunFailed;
   const bool table = o.format == OutputFormat::kTable;
-  if (!report_expectations(check_expectations(o.expectations, rep.results), table)) status = kExitCheckFailed;
+  const std::vector<ExpectationOutcome> verdicts = check_expectations(o.expectations, rep.results);
+  if (!report_expectations(verdicts, table)) status = kExitCheckFailed;
+  std::vector<JUnitCase> junit = junit_cases(verdicts);
   if (baseline) {
     BaselineComparison cmp = compare_with_baseline(*baseline, rep, o.count_tolerance, o.time_tolerance);
     std::string text = render_comparison(cmp);
@@ -68,7 +71,12 @@ int run_bench(const BenchOptions& o) {
                      d.before, d.after, d.change);
       status = kExitCheckFailed;
     }
+    const std::vector<JUnitCase> compared = junit_cases(cmp);
+    junit.insert(junit.end(), compared.begin(), compared.end());
   }
+  // Written whatever the verdicts: a failed check is exactly what a CI dashboard must show.
+  if (!o.export_junit.empty())
+    write_file_atomically(o.export_junit, render_junit("iobench", junit), "--export-junit: ");
   return status;
 }
 

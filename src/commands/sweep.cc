@@ -43,7 +43,8 @@ int run_sweep(const SweepOptions& s) {
       b.tracer_overhead_ns = runner.tracer_overhead_ns();
     }
   }
-  if (s.parameter != "lines") rep.knee = find_knee(rep.points);
+  // More lines or longer lines take longer by design: a knee would mean nothing.
+  if (s.parameter != "lines" && s.parameter != "line_length") rep.knee = find_knee(rep.points);
 
   write_stdout(first.format == OutputFormat::kJson ? render_sweep_json(rep)
                                                    : render_sweep_table(rep));

@@ -21,6 +21,7 @@
 #include "base/interrupt.h"
 #include "base/unique_fd.h"
 #include "report/presentation.h"
+#include "report/junit.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
 #include "tracer/counting_backend.h"
@@ -103,8 +104,12 @@ int run_trace(const TraceCommandOptions& o) {
   }
   if (!o.export_json.empty())
     write_file_atomically(o.export_json, render_trace_json(rep), "--export-json: ");
-  const bool passed =
-      exec_errno != 0 || report_expectations(check_expectations(o.expectations, rep.trace), false);
+  std::vector<ExpectationOutcome> verdicts;
+  if (exec_errno == 0) verdicts = check_expectations(o.expectations, rep.trace);
+  const bool passed = report_expectations(verdicts, false);
+  if (!o.export_junit.empty())
+    write_file_atomically(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
+                          "--export-junit: ");
   if (!rep.error.empty()) fmt::print(stderr, "iobench: error: trace: {}\n", rep.error);
   if (exec_errno == 0 && rep.trace.timed_out) return kExitTimedOut;
   // The command's own failure takes priority over a failed expectation.

@@ -98,6 +98,8 @@ json config_json(const BenchReport& rep) {
           {"batch", rep.params.batch},
           {"queue_depth", rep.params.queue_depth},
           {"map_window", rep.params.map_window},
+          {"line_length",
+           rep.params.line_length == 0 ? json(nullptr) : json(rep.params.line_length)},
           {"tracer",
            {{"enabled", rep.traced},
             {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
@@ -123,7 +125,7 @@ std::string render_json(const BenchReport& rep) {
     // `iobench compare`: rows are commands; the strategies' knobs and line count mean nothing.
     json& config = doc["config"];
     for (const char* k : {"lines", "bytes", "dir", "filesystem", "buffer_size", "stdio_buffer",
-                          "batch", "queue_depth", "map_window", "sync", "direct"})
+                          "batch", "queue_depth", "map_window", "sync", "direct", "line_length"})
       config[k] = nullptr;
     json commands = json::array();
     for (const auto& c : rep.commands)

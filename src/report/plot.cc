@@ -185,17 +185,27 @@ std::string sweep_plot_script(const SweepReport& rep) {
   std::vector<const SweepPoint*> pts;
   for (const auto& p : rep.points)
     if (p.result.status == ResultStatus::kOk) pts.push_back(&p);
+  // A line-length sweep writes more bytes at each value: its time panel is the time per KiB,
+  // which falls while the cost per call is spread over more bytes.
+  const bool per_kib = rep.parameter == "line_length";
+  auto time_of = [&](const StrategyResult& r) {
+    return per_kib
+               ? r.time_ns.median * 1024 / static_cast<double>(std::max<std::uint64_t>(r.bytes, 1))
+               : r.time_ns.median;
+  };
   double max_time = 0;
   bool zero_value = false, zero_calls = false;
   for (auto* p : pts) {
-    max_time = std::max(max_time, p->result.time_ns.median);
+    max_time = std::max(max_time, time_of(p->result));
     zero_value = zero_value || p->value == 0;
     zero_calls = zero_calls || !p->result.write_calls || *p->result.write_calls == 0;
   }
   const TimeUnit unit = time_unit(max_time);
   std::string s = kTerminal;
-  const std::string what =
-      rep.parameter == "lines" ? fmt::format("on {}", b.filesystem) : lines_text(b);
+  const std::string what = rep.parameter == "lines" ? fmt::format("on {}", b.filesystem)
+                           : per_kib
+                               ? fmt::format("{} lines on {}", format_count(b.lines), b.filesystem)
+                               : lines_text(b);
   s += fmt::format("set multiplot layout 1,2 title {} noenhanced font 'Sans,26'\n",
                    quote(fmt::format("iobench sweep: {} {} · {} · {}\n{}", rep.strategy, rep.flag,
                                      what, runs_text(b), machine(b))));
@@ -225,7 +235,7 @@ std::string sweep_plot_script(const SweepReport& rep) {
     const StrategyResult& r = pts[i]->result;
     s += fmt::format("{} {} {}\n", number(static_cast<double>(pts[i]->value)),
                      number(r.write_calls ? static_cast<double>(*r.write_calls) : NAN),
-                     number(r.time_ns.median / unit.ns));
+                     number(time_of(r) / unit.ns));
   }
   s += "EOD\n";
   if (rep.knee) {
@@ -251,7 +261,9 @@ std::string sweep_plot_script(const SweepReport& rep) {
   };
   s += panel("write calls", zero_calls ? "calls" : "calls (log scale)", 2, !zero_calls);
   s += "set autoscale y\n";
-  s += panel("median time", fmt::format("time ({}, log scale)", unit.name), 3, max_time > 0);
+  s += panel(per_kib ? "median time per KiB" : "median time",
+             fmt::format("time{} ({}, log scale)", per_kib ? " per KiB" : "", unit.name), 3,
+             max_time > 0);
   s += "unset multiplot\n";
   return s;
 }

@@ -37,7 +37,7 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.version = IOBENCH_VERSION;
   rep.build_type = IOBENCH_BUILD_TYPE;
   rep.lines = o.params.lines;
-  rep.bytes = expected_bytes(o.params.lines);
+  rep.bytes = expected_bytes(o.params);
   rep.dir = o.dir;
   rep.filesystem = filesystem_type(o.dir);
   rep.runs = o.runs;

@@ -65,6 +65,10 @@ std::string sweep_notes(const SweepReport& rep, const std::string& name, bool ov
     out +=
         "A scaling sweep has no knee: read the time per line (constant when the cost is per "
         "line).\n";
+  } else if (rep.parameter == "line_length") {
+    out +=
+        "Longer lines write more bytes, so there is no knee: read the time per KiB (it falls "
+        "while the cost per call is being spread over more bytes).\n";
   } else if (rep.knee) {
     const SweepPoint& k = rep.points[*rep.knee];
     const SweepPoint* best = &k;
@@ -96,6 +100,7 @@ std::string render_sweep_table(const SweepReport& rep) {
   const BenchReport& b = rep.base;
   const bool color = b.color;
   const bool lines = rep.parameter == "lines";
+  const bool per_kib = rep.parameter == "line_length";  // the bytes change with the value
   double max_time = 0, max_calls = 0;
   const SweepPoint* first = nullptr;
   for (const auto& p : rep.points) {
@@ -115,8 +120,9 @@ std::string render_sweep_table(const SweepReport& rep) {
       {"median", true, "time"},
       {"±σ", true, "", 1, 6},
       bar_column(8, 3),
-      lines ? GridColumn{"line", true, "per"}
-            : GridColumn{first ? format_sweep_value(rep, first->value) : "first", true, "vs"},
+      lines     ? GridColumn{"line", true, "per"}
+      : per_kib ? GridColumn{"KiB", true, "per"}
+                : GridColumn{first ? format_sweep_value(rep, first->value) : "first", true, "vs"},
       {"time", true, "syscall", 2, 2},
       {"time", true, "% of", 2, 1},
       {"CPU", true, "", 2, 7},
@@ -165,6 +171,8 @@ std::string render_sweep_table(const SweepReport& rep) {
     std::string rel = kNone;
     if (lines) {
       if (p.value > 0) rel = format_duration(med / static_cast<double>(p.value));
+    } else if (per_kib) {
+      if (r.bytes > 0) rel = format_duration(med * 1024 / static_cast<double>(r.bytes));
     } else if (first) {
       rel = format_relative(first->result.time_ns.median, med);
     }
@@ -186,7 +194,9 @@ std::string render_sweep_table(const SweepReport& rep) {
   }
 
   std::string what = fmt::format("sweep {} {}", rep.strategy, rep.flag);
-  if (!lines)
+  if (per_kib)
+    what += fmt::format(" · {} lines", format_count(b.lines));
+  else if (!lines)
     what += fmt::format(" · {} lines ({})", format_count(b.lines),
                         format_bytes(static_cast<double>(b.bytes)));
   std::string out = wrap_lines(render_heading(b, what, "value"), b.columns);
@@ -208,7 +218,7 @@ std::string render_sweep_json(const SweepReport& rep) {
   json config = config_json(b);
   config["traced"] = b.traced;      // iobench-sweep/1's own key, kept beside the tracer block
   config[rep.parameter] = nullptr;  // it is the swept one: see points[].value
-  if (rep.parameter == "lines") config["bytes"] = nullptr;
+  if (rep.parameter == "lines" || rep.parameter == "line_length") config["bytes"] = nullptr;
   json doc = {
       {"schema", "iobench-sweep/1"},
       {"iobench",

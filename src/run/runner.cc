@@ -94,7 +94,7 @@ std::string run_failure(const ChildRun& run, const Strategy& s, const WriteJob& 
                          job.expected_bytes);
     return verify_file(path, 0);  // the file it created must stay empty
   }
-  return verify_file(path, job.params.lines);
+  return verify_file(path, job.params.lines, line_format(job.params));
 }
 
 }  // namespace
@@ -103,7 +103,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
   const BenchOptions& o = impl_->options;
   StrategyResult r;
   r.strategy = std::string(s.name);
-  r.bytes = expected_bytes(o.params.lines);
+  r.bytes = expected_bytes(o.params);
   const std::string name = r.strategy + ".out";
   const std::string path = impl_->dir.file(name);
   const WriteJob job{path.c_str(), o.params, r.bytes};

@@ -34,17 +34,17 @@ class Fd {
 
 }  // namespace
 
-std::string verify_file(const std::string& path, std::uint64_t lines) {
+std::string verify_file(const std::string& path, std::uint64_t lines, LineFormat format) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (fd.get() < 0) return fmt::format("cannot open output for checking: {}", std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) < 0) return fmt::format("fstat: {}", std::strerror(errno));
-  const std::uint64_t want = expected_bytes(lines);
+  const std::uint64_t want = format.total_bytes(lines);
   const auto have = static_cast<std::uint64_t>(st.st_size);
 
   auto expected = std::make_unique<char[]>(kChunk);
   auto actual = std::make_unique<char[]>(kChunk);
-  LineStream stream(0, lines);
+  LineStream stream(0, lines, format);
   std::uint64_t offset = 0;
   // Expected bytes not yet compared: a partial line may be carried over between chunks.
   std::size_t exp_len = 0;

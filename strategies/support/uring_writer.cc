@@ -88,7 +88,7 @@ class UringWriter {
  public:
   UringWriter(io_uring* ring, UringMode mode, int fd, Slot* slots, unsigned* free_ids,
               unsigned depth, std::size_t chunk, std::size_t align, std::uint64_t lines,
-              Syncer& syncer) noexcept
+              LineFormat format, Syncer& syncer) noexcept
       : ring_(ring),
         mode_(mode),
         fd_(fd),
@@ -96,7 +96,7 @@ class UringWriter {
         free_ids_(free_ids),
         chunk_(chunk),
         align_(align),
-        source_(lines),
+        source_(lines, format),
         syncer_(syncer) {
     // Lowest index on top, so the first rounds reuse the same few buffers.
     for (unsigned i = 0; i < depth; ++i) free_ids_[free_count_++] = depth - 1 - i;
@@ -338,7 +338,7 @@ StrategyOutcome run_uring(const WriteJob& job, UringMode mode) noexcept {
 
   Syncer syncer(file.fd(), job.params.sync);
   UringWriter writer(ring.get(), mode, file.fd(), slots.get(), free_ids.get(), depth, chunk, align,
-                     job.params.lines, syncer);
+                     job.params.lines, line_format(job.params), syncer);
   if (StrategyOutcome out = writer.run(); out.status != RunStatus::kOk) return out;
   if (job.params.direct && job.expected_bytes % align != 0) {
     if (int err = finish_direct(file.fd(), job.expected_bytes))

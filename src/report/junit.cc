@@ -1,0 +1,88 @@
+#include "report/junit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace iobench {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 has no way to write these, not even as &#N;: a parser refuses the file.
+        const auto u = static_cast<unsigned char>(c);
+        out += u < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c;
+    }
+  }
+  return out;
+}
+
+std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcomes) {
+  std::vector<JUnitCase> out;
+  for (const auto& o : outcomes) {
+    JUnitCase c{"iobench.expect", o.check, !o.passed, "", o.line};
+    if (c.failed)
+      c.message = fmt::format("{}, expected {}: {}", o.measured_text, o.expected, o.line);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<JUnitCase> junit_cases(const BaselineComparison& comparison) {
+  std::vector<JUnitCase> out;
+  for (const auto& d : comparison.diffs) {
+    JUnitCase c{
+        "iobench.baseline", d.strategy + "." + d.metric, d.regression, "",
+        fmt::format("{}.{}: {} → {} ({})", d.strategy, d.metric, d.before, d.after, d.change)};
+    if (c.failed)
+      c.message = fmt::format("measured {}, expected {} within the tolerance: regression ({})",
+                              d.after, d.before, d.change);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string render_junit(const std::string& suite, const std::vector<JUnitCase>& cases) {
+  const auto failures =
+      std::count_if(cases.begin(), cases.end(), [](const JUnitCase& c) { return c.failed; });
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  const std::string counts =
+      fmt::format("tests=\"{}\" failures=\"{}\" errors=\"0\"", cases.size(), failures);
+  out += fmt::format("<testsuites name=\"iobench\" {}>\n", counts);
+  out += fmt::format("  <testsuite name=\"{}\" {} skipped=\"0\">\n", xml_escape(suite), counts);
+  for (const auto& c : cases) {
+    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escape(c.classname),
+                       xml_escape(c.name));
+    if (!c.failed) {
+      out += fmt::format(">\n      <system-out>{}</system-out>\n    </testcase>\n",
+                         xml_escape(c.detail));
+      continue;
+    }
+    out += fmt::format(
+        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+        xml_escape(c.message), c.classname == "iobench.baseline" ? "regression" : "expectation",
+        xml_escape(c.detail));
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace iobench
