@@ -204,12 +204,16 @@ TracerBackend resolve_backend(const std::string& name, bool count_only, bool tra
 }
 
 struct TracerFlags {
-  bool count_only = false, trace_all = false, no_pin = false;
+  bool count_only = false, trace_all = false, no_pin = false, time_all = false;
   std::string backend = "auto";
   void add(CLI::App& app) {
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
     app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_flag("--time-all", time_all,
+                 "Time every call (two stops each), not a sample spread over the run "
+                 "(the first 3,000 of each syscall, then 1 in k)")
+        ->excludes("--count-only");
     app.add_option("--tracer", backend,
                    "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
                    "--count-only, root, tracefs) or auto (default: perf for --count-only when "
@@ -220,6 +224,7 @@ struct TracerFlags {
     TracerOptions t;
     t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
     t.trace_all = trace_all;
+    t.time_all = time_all;
     t.pin = !no_pin;
     const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
     t.backend = resolve_backend(backend, count_only, traced, needs_ptrace);

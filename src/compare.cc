@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 
 #include "error.h"
@@ -187,6 +188,7 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
       attribute_command_writes(t, r);
       r.traced_time_ns = t.wall_ns;
       r.trace = std::move(t);
+      set_syscall_share(r);
     }
   }
   return r;
@@ -196,20 +198,25 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
 }  // namespace
 
 void attribute_command_writes(const TraceResult& trace, StrategyResult& result) {
-  std::uint64_t calls = 0, bytes = 0;
+  std::uint64_t calls = 0, bytes = 0, timed = 0;
   std::int64_t time_ns = 0;
+  double ci2 = 0;
   for (const FileStats& f : trace.files) {
     if (excluded_path(f.path)) continue;
     const bool ring = f.path == "anon_inode:[io_uring]";
     for (const auto& [name, st] : f.syscalls) {
       if (ring ? name != "io_uring_enter" : !writes_data(name)) continue;
       calls += st.calls;
+      timed += st.timed_calls;
       time_ns += st.time_ns;
+      ci2 += static_cast<double>(st.time_ci95_ns) * static_cast<double>(st.time_ci95_ns);
       if (!ring) bytes += st.bytes;
     }
   }
   result.write_calls = calls;
+  result.timed_calls = timed;
   result.syscall_time_ns = time_ns;
+  result.syscall_time_ci95_ns = std::llround(std::sqrt(ci2));
   result.bytes = bytes;
 }
 

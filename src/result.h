@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace iobench {
@@ -17,12 +18,26 @@ struct Stats {
 };
 Stats summarize(std::vector<std::int64_t> samples);
 
+/// Corrected per-call times of one syscall's timed calls (tracer cost subtracted), from a
+/// bounded log-linear histogram: each value to within 1.6%.
+struct LatencySummary {
+  std::int64_t p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
+  std::vector<std::pair<std::int64_t, double>> cdf;  // (ns, fraction of calls at or below)
+};
+
 /// One syscall's totals, as strace -c shows them.
 struct SyscallStats {
-  std::uint64_t calls = 0;
-  std::uint64_t errors = 0;
-  std::uint64_t bytes = 0;     // sum of successful return values of data-moving calls
-  std::int64_t time_ns = 0;    // tracer overhead subtracted; 0 in count mode
+  std::uint64_t calls = 0;        // every call: exact in every mode
+  std::uint64_t errors = 0;       // exact when every call was timed, else scaled from the timed
+  std::uint64_t bytes = 0;        // successful returns of data-moving calls; likewise
+  std::int64_t time_ns = 0;       // tracer overhead subtracted; 0 in count mode
+  std::uint64_t timed_calls = 0;  // calls whose interval was measured (tracer/sampler.h)
+  std::int64_t time_ci95_ns = 0;  // half-width of time_ns's 95% interval
+  std::optional<LatencySummary> latency;  // per syscall over the whole run; not per file
+  /// time_ns, errors and bytes were scaled up from a sample of the calls.
+  bool estimated() const { return timed_calls < calls; }
+  /// The interval holds 0: the figure says nothing, whatever its value.
+  bool time_uncertain() const { return calls > 0 && (time_ns <= 0 || time_ci95_ns >= time_ns); }
 };
 
 /// Calls attributed to the file behind the fd (path as /proc/PID/fd shows it).
@@ -51,6 +66,10 @@ struct TraceResult {
   bool pinned = false;
   bool seccomp = true;             // false: fell back to PTRACE_SYSCALL on every syscall
   std::int64_t overhead_ns = 0;    // calibrated tracer cost per call, subtracted from times
+  // The traced program's CPU time (user + sys of the main process and the children it
+  // waited for), and what the tracer's stops added to it, timed or not (calibrated).
+  std::int64_t cpu_ns = 0;
+  std::int64_t tracer_cost_ns = 0;
   std::map<std::string, SyscallStats> syscalls;
   std::vector<FileStats> files;
   std::vector<ProcessStats> processes;
@@ -78,8 +97,19 @@ struct StrategyResult {
   std::optional<TraceResult> trace;  // the one traced run, when there was one
   std::optional<std::uint64_t> write_calls;     // write family on the target file (+ ring enters)
   std::optional<std::int64_t> syscall_time_ns;  // of those calls, overhead subtracted
+  std::int64_t syscall_time_ci95_ns = 0;        // half-width of its 95% interval
+  std::uint64_t timed_calls = 0;                // of write_calls, those timed
+  // syscall_time over the traced run's own time less the tracer's cost: 0..1; nullopt when
+  // the correction cannot be trusted (or nothing was timed).
+  std::optional<double> syscall_share;
+  // Corrected per-call times of its most frequent write call (whole run), when timed.
+  std::optional<LatencySummary> latency;
   // The strategy's own time during the traced run: how much tracing slowed it. Never its speed.
   std::optional<std::int64_t> traced_time_ns;
 };
+
+/// The row's syscall time says nothing: calls were made and its 95% interval holds 0 (or the
+/// subtraction left 0).
+bool syscall_time_uncertain(const StrategyResult& r);
 
 }  // namespace iobench

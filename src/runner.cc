@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -83,8 +84,10 @@ bool writes_data(const std::string& name) {
 
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result) {
-  std::uint64_t calls = 0;
+  std::uint64_t calls = 0, timed = 0;
   std::int64_t time_ns = 0;
+  double ci2 = 0;
+  const SyscallStats* busiest = nullptr;  // the row's latency: its most frequent write call
   if (trace.backend == "perf") {
     // Counters cannot tell fds apart, so there are no per-file stats: count the whole child.
     // Exact all the same, because a strategy's child writes to nothing but its target file
@@ -102,11 +105,34 @@ void attribute_write_calls(const TraceResult& trace, const std::string& target_p
     for (const auto& [name, st] : f.syscalls) {
       if (ring ? name != "io_uring_enter" : !writes_data(name)) continue;
       calls += st.calls;
+      timed += st.timed_calls;
       time_ns += st.time_ns;
+      ci2 += static_cast<double>(st.time_ci95_ns) * static_cast<double>(st.time_ci95_ns);
+      auto total = trace.syscalls.find(name);
+      if (total != trace.syscalls.end() && (!busiest || total->second.calls > busiest->calls))
+        busiest = &total->second;
     }
   }
   result.write_calls = calls;
+  result.timed_calls = timed;
   result.syscall_time_ns = time_ns;
+  result.syscall_time_ci95_ns = std::llround(std::sqrt(ci2));
+  if (busiest) result.latency = busiest->latency;
+}
+
+void set_syscall_share(StrategyResult& r) {
+  r.syscall_share.reset();
+  const TraceResult* t = r.trace ? &*r.trace : nullptr;
+  // Without the filter every syscall stops twice, a cost calibration does not measure.
+  if (t == nullptr || !t->available || !t->seccomp || t->mode != TraceMode::kTiming ||
+      !r.syscall_time_ns || syscall_time_uncertain(r))
+    return;
+  const auto own = static_cast<double>(t->cpu_ns - t->tracer_cost_ns);
+  if (own <= 0) return;
+  const double share = static_cast<double>(*r.syscall_time_ns) / own;
+  // Above 1 by more than the time's own error: the correction is off, not the calls.
+  if (share - static_cast<double>(r.syscall_time_ci95_ns) / own > 1) return;
+  r.syscall_share = std::clamp(share, 0.0, 1.0);
 }
 
 namespace {
@@ -214,6 +240,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
     if (!account(run)) return r;
     r.traced_time_ns = run.elapsed_ns;
     r.trace = std::move(run.trace);
+    set_syscall_share(r);
   }
 
   if (o.keep)

@@ -47,4 +47,9 @@ const char* to_string(ResultStatus s) {
   return "?";
 }
 
+bool syscall_time_uncertain(const StrategyResult& r) {
+  if (!r.syscall_time_ns || !r.write_calls || *r.write_calls == 0) return false;
+  return *r.syscall_time_ns <= 0 || r.syscall_time_ci95_ns >= *r.syscall_time_ns;
+}
+
 }  // namespace iobench

@@ -169,12 +169,10 @@ std::string render_table(const BenchReport& rep) {
     if (r.write_calls && *r.write_calls > 0 && r.bytes > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
     std::string sys_time = kNone, share = kNone;
-    if (auto t = syscall_time(r)) sys_time = format_duration(*t);
+    sys_time = format_syscall_time(r);
     lost = lost || syscall_time_lost(r);
-    if (auto pct = syscall_share(r)) {
-      share = fmt::format("{:.0f}%", *pct);
-      over_100 = over_100 || *pct > 100.5;
-    }
+    if (auto pct = syscall_share(r)) share = fmt::format("{:.0f}%", *pct);
+    over_100 = over_100 || syscall_share_untrusted(r);
     // Green where it beats the reference, red where it loses: readable from the back row.
     const char* speed = style::kNone;
     if (reference && &r != reference)
@@ -206,6 +204,7 @@ std::string render_table(const BenchReport& rep) {
   auto notes = footnotes(rep);
   if (over_100) notes.emplace_back(kShareNote);
   if (lost) notes.emplace_back(kLostNote);
+  if (std::string n = sampled_note(sorted_rows(rep)); !n.empty()) notes.push_back(n);
   if (!notes.empty()) {
     out += "\n";
     for (const auto& n : notes) out += paint(n, style::kDim, color) + "\n";

@@ -109,32 +109,56 @@ std::string format_relative(double reference, double value) {
 
 std::optional<double> syscall_time(const StrategyResult& r) {
   if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming) return std::nullopt;
-  // Calls that took no time at all after the tracer's cost was subtracted: the cost per stop
-  // varied more than the calls themselves took. Not a measurement of zero.
-  if (*r.syscall_time_ns <= 0 && r.write_calls && *r.write_calls > 0) return std::nullopt;
+  // Its 95% interval holds 0: the tracer's cost per stop varied more than the calls took.
+  // Not a measurement of zero, nor of anything else.
+  if (syscall_time_uncertain(r)) return std::nullopt;
   return static_cast<double>(*r.syscall_time_ns);
 }
 
 bool syscall_time_lost(const StrategyResult& r) {
-  return r.syscall_time_ns && *r.syscall_time_ns <= 0 && r.trace &&
-         r.trace->mode == TraceMode::kTiming && r.write_calls && *r.write_calls > 0;
+  return r.trace && r.trace->mode == TraceMode::kTiming && syscall_time_uncertain(r);
+}
+
+bool syscall_time_sampled(const StrategyResult& r) {
+  return syscall_time(r) && r.write_calls && r.timed_calls < *r.write_calls;
 }
 
 std::optional<double> syscall_share(const StrategyResult& r) {
+  if (!r.syscall_share) return std::nullopt;
+  return 100.0 * *r.syscall_share;
+}
+
+bool syscall_share_untrusted(const StrategyResult& r) {
+  return syscall_time(r) && !r.syscall_share && r.trace && r.trace->seccomp;
+}
+
+std::string format_syscall_time(const StrategyResult& r) {
   auto t = syscall_time(r);
-  if (!t || r.time_ns.median <= 0) return std::nullopt;
-  return 100.0 * *t / r.time_ns.median;
+  if (!t) return "—";
+  return (syscall_time_sampled(r) ? "≈" : "") + format_duration(*t);
+}
+
+std::string sampled_note(const std::vector<const StrategyResult*>& rows) {
+  std::string list;
+  for (const StrategyResult* r : rows) {
+    if (!syscall_time_sampled(*r)) continue;
+    list += fmt::format("{}{} {} of {}", list.empty() ? "" : ", ", r->strategy,
+                        format_count(r->timed_calls), format_count(*r->write_calls));
+  }
+  if (list.empty()) return "";
+  return fmt::format(
+      "≈ syscall time: timed a sample spread over the run and scaled to every call ({} calls\n"
+      "  timed; 95% interval in --format json). --time-all times every call.",
+      list);
 }
 
 const char* const kLostNote =
-    "syscall time —: the calls took less than the tracer's own cost varied by; it was lost in the\n"
-    "  subtraction. A quieter machine measures it.";
+    "syscall time —: its 95% interval holds zero: the tracer's own cost per call varied by more\n"
+    "  than the calls took. A quieter machine measures it.";
 
 const char* const kShareNote =
-    "% of time above 100%: syscall time comes from the traced run, where every stop for the "
-    "tracer\n"
-    "  leaves the caches cold, so each call costs more than it does untraced. Read it as \"nearly "
-    "all\".";
+    "% of time —: the corrected syscall time came out above the traced run's own time (less the\n"
+    "  tracer's cost) by more than its error: the correction is off on this machine, not shown.";
 
 std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
   std::string where = rep.dir.empty() ? "" : fmt::format("{} on {} · ", rep.dir, rep.filesystem);

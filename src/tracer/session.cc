@@ -40,7 +40,7 @@ void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char*
 }  // namespace
 
 TraceSession::TraceSession(const SessionConfig& config, pid_t main_pid)
-    : config_(config), main_pid_(main_pid) {
+    : config_(config), main_pid_(main_pid), tally_(config.time_all) {
   adopt(main_pid);
 }
 
@@ -99,7 +99,9 @@ void TraceSession::reap_orphaned_zombies() noexcept {
 void TraceSession::run() {
   while (!threads_.empty()) {
     int raw = 0;
-    const pid_t tid = ::waitpid(-1, &raw, kWaitFlags);
+    struct rusage usage {};
+    // wait4, not waitpid: the main child's CPU time is the share of time's denominator.
+    const pid_t tid = ::wait4(-1, &raw, kWaitFlags, &usage);
     // Read the clock first: for an exit stop this closes the timed interval.
     const std::int64_t now = monotonic_ns();
     if (tid < 0) {
@@ -110,7 +112,7 @@ void TraceSession::run() {
       if (errno == ECHILD) break;  // every tracee is gone, reported or not
       throw_errno("waitpid", errno, kExitRunFailed);
     }
-    handle(tid, WaitStatus(raw), now);
+    handle(tid, WaitStatus(raw), now, usage);
     // A busy tracee keeps waitpid from ever blocking, so a signal may land between calls and
     // never show as EINTR: look at the flag on every stop too (one load of a sig_atomic_t).
     throw_if_interrupted();
@@ -118,12 +120,17 @@ void TraceSession::run() {
   reap_orphaned_zombies();
 }
 
-void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns) {
+void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns,
+                          const struct rusage& usage) {
   using Kind = WaitStatus::Kind;
   if (status.kind() == Kind::kExited || status.kind() == Kind::kFatalSignal) {
     if (tid == main_pid_) {
       main_status_ = status;
       main_exit_ns_ = now_ns;
+      auto ns = [](const timeval& tv) {
+        return std::int64_t{tv.tv_sec} * 1'000'000'000 + std::int64_t{tv.tv_usec} * 1000;
+      };
+      main_cpu_ns_ = ns(usage.ru_utime) + ns(usage.ru_stime);
     }
     forget(tid);
     return;
@@ -234,6 +241,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   const std::uint64_t* args = info.entry.args;
   const SyscallInfo& sc = config_.table->info(nr);
   Process& p = processes_[t.tgid];
+  ++entry_stops_;
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
     resume(tid, t);
@@ -242,17 +250,25 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   const std::string* path = sc.write_family ? file_of(tid, p, sc, args) : nullptr;
   const TraceTally::Slot slot = tally_.record_call(t.tgid, static_cast<int>(nr), path);
   apply_fd_effect(tid, p, sc.fd_effect, args);  // after the lookup: it names this call's file
-  if (config_.mode == TraceMode::kCount) {
-    resume(tid, t);  // count mode: one stop per call, nothing more to learn
+  const bool untimed = config_.untimed_fd >= 0 && sc.fd_arg >= 0 &&
+                       static_cast<int>(args[sc.fd_arg]) == config_.untimed_fd;
+  // Count mode, or a call the sample passes over: one stop, nothing more to learn.
+  const std::uint32_t weight =
+      config_.mode == TraceMode::kCount || untimed ? 0 : tally_.sample(static_cast<int>(nr));
+  if (weight == 0) {
+    resume(tid, t);
     return;
   }
   t.pending = true;
+  t.weight = weight;
   t.slot = slot;
   t.moves_data = sc.moves_data;
   t.sample = config_.samples != nullptr && sc.write_family &&
              (sc.fd_arg < 0 || static_cast<int>(args[sc.fd_arg]) != config_.unsampled_fd);
   if (!t.run_delay) t.run_delay = RunDelay(tid);
-  t.waited0 = own_run_delay_.read() + t.run_delay.read();
+  const RunDelay::Times tracee = t.run_delay.read_times();
+  t.cpu0 = tracee.cpu;
+  t.waited0 = own_run_delay_.read() + tracee.wait;
   // The interval starts as late as possible: everything above is tracer time.
   t.t0 = monotonic_ns();
   resume(tid, t);
@@ -274,12 +290,17 @@ void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& in
                            std::int64_t now_ns) {
   if (t.pending) {
     t.pending = false;
+    const RunDelay::Times tracee = t.run_delay.read_times();
     // Time either side spent waiting for the CPU is neither call nor tracer (run_delay.h).
-    const std::int64_t waited = own_run_delay_.read() + t.run_delay.read() - t.waited0;
-    const std::int64_t raw = now_ns - t.t0 - waited;
+    const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
+    IntervalSample s{tracee.cpu - t.cpu0, 0};
+    s.off = now_ns - t.t0 - waited - s.cpu;
+    // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
+    if (!t.run_delay) s = IntervalSample{now_ns - t.t0, 0};
+    const std::int64_t raw = s.cpu + config_.sleep.slept(s.off);
     TraceTally::record_exit(t.slot, static_cast<long>(info.exit.rval), info.exit.is_error != 0,
-                            t.moves_data, raw);
-    if (t.sample) config_.samples->push_back(raw);
+                            t.moves_data, raw, t.weight);
+    if (t.sample) config_.samples->push_back(s);
   }
   resume(tid, t);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <atomic>
@@ -32,12 +33,17 @@ struct ChildReport {
 struct SessionConfig {
   TraceMode mode = TraceMode::kTiming;
   bool trace_all = false;
+  bool time_all = false;  // time every call, not a sample (tracer/sampler.h)
   const SyscallTable* table = nullptr;
   const ChildReport* report = nullptr;
-  /// Calibration: receives the raw entry-to-exit interval of every write-family call,
-  /// except those on `unsampled_fd` (which stop only when the filter was refused).
-  std::vector<std::int64_t>* samples = nullptr;
+  /// Calibration: receives the interval of every timed write-family call, except those on
+  /// `unsampled_fd` (which stop only when the filter was refused).
+  std::vector<IntervalSample>* samples = nullptr;
   int unsampled_fd = -1;
+  /// Calibration: write(2) on this fd is counted but never timed (one stop, as sampled-out
+  /// calls are).
+  int untimed_fd = -1;
+  SleepRule sleep;  // from the calibration before the run
 };
 
 class TraceSession {
@@ -56,10 +62,14 @@ class TraceSession {
 
   bool seccomp() const noexcept { return seccomp_; }
   const TraceTally& tally() const noexcept { return tally_; }
+  /// Entry (or seccomp) stops of every kind, bookkeeping included: one each the tracer cost.
+  std::uint64_t entry_stops() const noexcept { return entry_stops_; }
   /// How the main child ended; empty if its end was never reported (it cannot be, but a
   /// result must not claim "exit 0" on a guess).
   const std::optional<WaitStatus>& main_status() const noexcept { return main_status_; }
   std::int64_t main_exit_ns() const noexcept { return main_exit_ns_; }
+  /// The main child's user + sys CPU time, its waited-for children's included (wait4).
+  std::int64_t main_cpu_ns() const noexcept { return main_cpu_ns_; }
 
  private:
   struct Thread {
@@ -67,8 +77,10 @@ class TraceSession {
     bool pending = false;  // between a timed call's entry and its exit stop
     bool moves_data = false;
     bool sample = false;
+    std::uint32_t weight = 0;  // of the call in flight: the calls it stands for
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
+    std::int64_t cpu0 = 0;     // the tracee's CPU time at t0
     RunDelay run_delay;        // opened at the thread's first timed call
     TraceTally::Slot slot;
   };
@@ -77,7 +89,7 @@ class TraceSession {
     int threads = 0;
   };
 
-  void handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns);
+  void handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns, const struct rusage& usage);
   Thread& adopt(pid_t tid);
   void forget(pid_t tid);
   void on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
@@ -99,9 +111,11 @@ class TraceSession {
   std::map<pid_t, Process> processes_;
   std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
+  std::uint64_t entry_stops_ = 0;
   std::optional<WaitStatus> main_status_;
   RunDelay own_run_delay_{0};
   std::int64_t main_exit_ns_ = 0;
+  std::int64_t main_cpu_ns_ = 0;
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
   // recycled pid.

@@ -20,5 +20,7 @@ bool separate_fd_tables(pid_t a, pid_t b) noexcept;
 
 /// CLOCK_MONOTONIC in ns (vDSO: no syscall, so nothing a tracee would have to count).
 std::int64_t monotonic_ns() noexcept;
+/// The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), in ns.
+std::int64_t thread_cpu_ns() noexcept;
 
 }  // namespace iobench::tracing
