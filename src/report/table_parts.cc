@@ -120,7 +120,8 @@ bool syscall_time_lost(const StrategyResult& r) {
 }
 
 bool syscall_time_sampled(const StrategyResult& r) {
-  return syscall_time(r) && r.write_calls && r.timed_calls < *r.write_calls;
+  // timed_calls 0 with a time: a result from before sampling, every call timed.
+  return syscall_time(r) && r.write_calls && r.timed_calls > 0 && r.timed_calls < *r.write_calls;
 }
 
 std::optional<double> syscall_share(const StrategyResult& r) {
@@ -139,17 +140,21 @@ std::string format_syscall_time(const StrategyResult& r) {
 }
 
 std::string sampled_note(const std::vector<const StrategyResult*>& rows) {
-  std::string list;
+  std::string list, line;
   for (const StrategyResult* r : rows) {
     if (!syscall_time_sampled(*r)) continue;
-    list += fmt::format("{}{} {} of {}", list.empty() ? "" : ", ", r->strategy,
-                        format_count(r->timed_calls), format_count(*r->write_calls));
+    std::string item = fmt::format("{} {} of {}", r->strategy, format_count(r->timed_calls),
+                                   format_count(*r->write_calls));
+    if (!line.empty() && line.size() + item.size() > 90) {
+      list += line + ",\n  ";
+      line.clear();
+    }
+    line += (line.empty() ? "" : ", ") + item;
   }
-  if (list.empty()) return "";
-  return fmt::format(
-      "≈ syscall time: timed a sample spread over the run and scaled to every call ({} calls\n"
-      "  timed; 95% interval in --format json). --time-all times every call.",
-      list);
+  if (line.empty()) return "";
+  return "≈ syscall time: timed a sample spread over the run, scaled to every call (95% "
+         "interval in\n  --format json; --time-all times every call). Calls timed: " +
+         (list.empty() ? "" : "\n  " + list) + line + ".";
 }
 
 const char* const kLostNote =
