@@ -70,6 +70,8 @@ struct TraceResult {
   // waited for), and what the tracer's stops added to it, timed or not (calibrated).
   std::int64_t cpu_ns = 0;
   std::int64_t tracer_cost_ns = 0;
+  // Of the timed intervals, the share either side spent waiting for a CPU (run_delay.h).
+  double busy_share = 0;
   std::map<std::string, SyscallStats> syscalls;
   std::vector<FileStats> files;
   std::vector<ProcessStats> processes;

@@ -21,7 +21,7 @@ wall=${WALL:-1}  # WALL=0 skips the (slow) whole-demo wall-time ratio
 tmp=$(mktemp -d)
 loaders=()
 cleanup() {
-  for p in "${loaders[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${loaders[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -29,7 +29,7 @@ trap cleanup EXIT
 if [ "$load" = 1 ]; then
   # On and off on every CPU: busy 50 ms, asleep 50 ms, until this script ends.
   for _ in $(seq "$(nproc)"); do
-    bash -c 'while :; do end=$((SECONDS*1000+50)); t0=$(date +%s%N); while [ $(( ($(date +%s%N)-t0)/1000000 )) -lt 50 ]; do :; done; sleep 0.05; done' &
+    (while :; do timeout 0.05 sh -c 'while :; do :; done'; sleep 0.05; done) &
     loaders+=($!)
   done
 fi

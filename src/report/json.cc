@@ -168,6 +168,7 @@ std::string render_trace_json(const TraceReport& rep) {
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
+      {"busy_share", t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
   };

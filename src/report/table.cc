@@ -107,6 +107,14 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
   return out;
 }
 
+/// A syscall's time in the trace table: "≈" when scaled from a sample, "—" when its 95%
+/// interval holds 0.
+std::string trace_time(const SyscallStats& st) {
+  if (st.calls > 0 && st.timed_calls > 0 && st.time_uncertain()) return kNone;
+  return (st.estimated() && st.timed_calls > 0 ? "≈" : "") +
+         format_duration(static_cast<double>(st.time_ns));
+}
+
 }  // namespace
 
 std::string render_table(const BenchReport& rep) {
@@ -221,7 +229,12 @@ std::string render_trace_table(const TraceReport& rep) {
   const bool timed = t.mode == TraceMode::kTiming;
   auto table = [&](const std::map<std::string, SyscallStats>& syscalls) {
     std::vector<GridColumn> cols = {{"syscall", false}, {"calls", true}, {"errors", true},
-                                    {"bytes", true},    {"time", true},  {"time/call", true}};
+                                    {"bytes", true},    {"time", true},  {"time/call", true},
+                                    {"p50", true},      {"p99", true},   {"max", true}};
+    auto latency = [&](const SyscallStats& st, std::int64_t LatencySummary::*field) -> GridCell {
+      if (!timed || !st.latency) return kNone;
+      return format_duration(static_cast<double>((*st.latency).*field));
+    };
     std::vector<std::vector<GridCell>> rows;
     SyscallStats total;
     std::vector<std::pair<std::string, SyscallStats>> sorted(syscalls.begin(), syscalls.end());
@@ -235,15 +248,17 @@ std::string render_trace_table(const TraceReport& rep) {
       total.bytes += st.bytes;
       total.time_ns += st.time_ns;
       rows.push_back({name, format_count(st.calls), timed ? format_count(st.errors) : kNone,
-                      timed ? format_count(st.bytes) : kNone,
-                      timed ? format_duration(static_cast<double>(st.time_ns)) : kNone,
+                      timed ? format_count(st.bytes) : kNone, timed ? trace_time(st) : kNone,
                       timed && st.calls ? format_duration(static_cast<double>(st.time_ns) /
                                                           static_cast<double>(st.calls))
-                                        : kNone});
+                                        : kNone,
+                      latency(st, &LatencySummary::p50), latency(st, &LatencySummary::p99),
+                      latency(st, &LatencySummary::max)});
     }
     rows.push_back({"total", format_count(total.calls), timed ? format_count(total.errors) : kNone,
                     timed ? format_count(total.bytes) : kNone,
-                    timed ? format_duration(static_cast<double>(total.time_ns)) : kNone, ""});
+                    timed ? format_duration(static_cast<double>(total.time_ns)) : kNone, "", "", "",
+                    ""});
     return render_grid(cols, rows);
   };
   out += table(t.syscalls);
@@ -263,10 +278,17 @@ std::string render_trace_table(const TraceReport& rep) {
   }
   out += fmt::format("\nwall time {} (traced: not the program's untraced speed); ",
                      format_duration(static_cast<double>(t.wall_ns)));
-  if (timed)
+  if (timed) {
     out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
                        format_duration(static_cast<double>(t.overhead_ns)));
-  else
+    for (const auto& [name, st] : t.syscalls) {
+      if (st.estimated() && st.timed_calls > 0)
+        out += fmt::format(
+            "≈ {}: timed {} of {} calls, spread over the run (--time-all: every "
+            "call); p50/p99/max: corrected per-call times.\n",
+            name, format_count(st.timed_calls), format_count(st.calls));
+    }
+  } else
     out += "count mode: calls only.\n";
   return out;
 }

@@ -26,10 +26,13 @@
 // per call to the program's CPU time, which the share of time removes from the traced run's
 // CPU time (runner.cc).
 //
-// Small print: the untraced batches pass through the filter's ALLOW path (tens of ns of
-// BPF that a real untraced run does not pay), so that much of the filter's cost stays in
-// the corrected times. When the filter is refused every call stops, on either fd; the
-// traced batches are then paired with untraced batches timed before the filter was tried.
+// The filter's own cost: the paired untraced batches pass through the filter's ALLOW path,
+// the slow syscall entry a filtered task takes, which a real untraced run does not pay (it
+// was 100-250 ns a write here, not the "tens of ns" of the BPF alone). So the batches timed
+// before the filter was loaded are the untraced truth, and what the paired ones cost above
+// them is added to the overhead: the corrected time is the call's untraced cost. When the
+// filter is refused every call stops, on either fd; the traced batches are then paired with
+// the batches timed before the filter was tried.
 #include "tracer/calibration.h"
 
 #include <fcntl.h>
@@ -155,7 +158,8 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
   c.samples = kCalibrationPairs * kBatchCalls;
   c.untraced_ns = median(untraced);
   c.traced_ns = median(traced);
-  c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead)));
+  const double filter_cost = paired ? std::max(0.0, median(untraced) - untraced_before) : 0.0;
+  c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead) + filter_cost));
   c.overhead_se_ns = median_se(overhead);
   c.timed_stop_ns = std::max(0.0, median(timed_cost));
   c.count_stop_ns = std::max(0.0, median(count_cost));

@@ -295,6 +295,8 @@ void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& in
     const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
     IntervalSample s{tracee.cpu - t.cpu0, 0};
     s.off = now_ns - t.t0 - waited - s.cpu;
+    waited_ns_ += waited;
+    interval_ns_ += now_ns - t.t0;
     // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
     if (!t.run_delay) s = IntervalSample{now_ns - t.t0, 0};
     const std::int64_t raw = s.cpu + config_.sleep.slept(s.off);

@@ -64,6 +64,12 @@ class TraceSession {
   const TraceTally& tally() const noexcept { return tally_; }
   /// Entry (or seccomp) stops of every kind, bookkeeping included: one each the tracer cost.
   std::uint64_t entry_stops() const noexcept { return entry_stops_; }
+  /// Of the timed intervals' wall time, the part either side waited for a CPU: how busy the
+  /// machine was while calls were being timed.
+  double busy_share() const noexcept {
+    return interval_ns_ > 0 ? static_cast<double>(waited_ns_) / static_cast<double>(interval_ns_)
+                            : 0;
+  }
   /// How the main child ended; empty if its end was never reported (it cannot be, but a
   /// result must not claim "exit 0" on a guess).
   const std::optional<WaitStatus>& main_status() const noexcept { return main_status_; }
@@ -112,6 +118,7 @@ class TraceSession {
   std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
   std::uint64_t entry_stops_ = 0;
+  std::int64_t waited_ns_ = 0, interval_ns_ = 0;
   std::optional<WaitStatus> main_status_;
   RunDelay own_run_delay_{0};
   std::int64_t main_exit_ns_ = 0;

@@ -221,6 +221,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   if (session.main_status()) set_ending(result, *session.main_status());
   traced.tally = session.tally();
   traced.entry_stops = session.entry_stops();
+  result.busy_share = session.busy_share();
   return traced;
 }
 
