@@ -44,6 +44,7 @@ struct BenchOptions {
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
   std::string plot;
+  bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
 };
 
 struct TraceCommandOptions {

@@ -26,6 +26,7 @@ std::uint64_t io_block_size(const std::string& dir) {
 void set_presentation(const BenchOptions& o, BenchReport& rep) {
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
+  rep.latency = o.latency;
   rep.block_size = io_block_size(o.dir);
 }
 
@@ -68,7 +69,8 @@ void write_stdout(const std::string& text) {
 }
 
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep) {
-  if (!o.plot.empty()) write_plot(o.plot, comparison_plot_script(rep));
+  if (!o.plot.empty())
+    write_plot(o.plot, o.latency ? latency_plot_script(rep) : comparison_plot_script(rep));
 }
 
 }  // namespace iobench

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/plot.h"
 #include "report/reporter.h"
 #include "runner.h"
 
@@ -89,6 +90,33 @@ TEST(SyscallShare, SampledTimeIsMarkedWithItsSample) {
   const auto doc = nlohmann::json::parse(render_json(rep));
   EXPECT_EQ(doc["results"][0]["timed_calls"], 10000);
   EXPECT_EQ(doc["results"][0]["syscall_time_ci95_ns"][0], 55'000'000);
+}
+
+TEST(Latency, ColumnsAndOneCdfLinePerTimedRow) {
+  StrategyResult timed = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  timed.latency =
+      LatencySummary{450, 600, 1'100, 20'000, 95'000, {{300, 0.0}, {450, 0.5}, {95'000, 1.0}}};
+  StrategyResult untimed = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  untimed.strategy = "format-only";
+  BenchReport rep;
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.traced = true;
+  rep.results = {timed, untimed};
+  EXPECT_EQ(render_table(rep).find("p99"), std::string::npos);  // only with --latency
+  rep.latency = true;
+  const std::string table = render_table(rep);
+  EXPECT_NE(table.find("p99"), std::string::npos) << table;
+  EXPECT_NE(table.find("450 ns"), std::string::npos) << table;
+  EXPECT_NE(table.find("1.1 µs"), std::string::npos) << table;
+  EXPECT_NE(table.find("95.0 µs"), std::string::npos) << table;
+  const std::string plot = latency_plot_script(rep);
+  EXPECT_NE(plot.find("title \"unbuffered\""), std::string::npos) << plot;
+  EXPECT_EQ(plot.find("title \"format-only\""), std::string::npos) << plot;  // nothing timed
+  EXPECT_NE(plot.find("logscale x"), std::string::npos) << plot;
+  const auto doc = nlohmann::json::parse(render_json(rep));
+  EXPECT_EQ(doc["results"][0]["latency_ns"]["p999"], 20'000);
+  EXPECT_TRUE(doc["results"][1]["latency_ns"].is_null());
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ struct BenchReport {
   // The terminal table only: escape codes, and row order.
   bool color = false;
   SortOrder sort = SortOrder::kRegistry;
+  bool latency = false;  // --latency: the write calls' p50/p99/max columns
 };
 
 /// What `iobench trace` shows.

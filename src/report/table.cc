@@ -143,6 +143,9 @@ std::string render_table(const BenchReport& rep) {
       {"CPU", true},
       {"faults", true},
   };
+  if (rep.latency) {
+    for (const char* q : {"p50", "p99", "max"}) cols.push_back({q, true, "latency"});
+  }
   std::vector<std::vector<GridCell>> rows;
   std::vector<std::string> errors;
   bool over_100 = false, lost = false;
@@ -162,6 +165,7 @@ std::string render_table(const BenchReport& rep) {
                       kNone,
                       kNone,
                       kNone});
+      if (rep.latency) rows.back().resize(cols.size(), GridCell(kNone));
       errors.push_back(
           paint(fmt::format("{}: {}: {}", r.strategy, to_string(r.status), r.error), sgr, color));
       continue;
@@ -197,6 +201,13 @@ std::string render_table(const BenchReport& rep) {
                     share,
                     format_duration(r.cpu_ns.median),
                     format_count(r.minor_faults + r.major_faults)});
+    if (rep.latency) {
+      for (std::int64_t LatencySummary::*q :
+           {&LatencySummary::p50, &LatencySummary::p99, &LatencySummary::max})
+        rows.back().push_back(r.latency
+                                  ? GridCell(format_duration(static_cast<double>((*r.latency).*q)))
+                                  : GridCell(kNone));
+    }
   }
 
   const bool commands = !rep.commands.empty();
