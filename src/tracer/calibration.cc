@@ -80,6 +80,7 @@ double median_se(const std::vector<double>& v) {
   if (v.size() < 2) return 0;
   const double m = median(v);
   std::vector<double> dev;
+  dev.reserve(v.size());
   for (double x : v) dev.push_back(std::fabs(x - m));
   return 1.2533 * 1.4826 * median(dev) / std::sqrt(static_cast<double>(v.size()));
 }
