@@ -1,13 +1,16 @@
 #include "baseline.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "error.h"
+#include "strategy.h"
 
 namespace iobench {
 namespace {
@@ -25,16 +28,7 @@ std::string value_text(const json& v) {
   return v.dump();
 }
 
-std::optional<double> number(const json& v) {
-  if (v.is_number()) return v.get<double>();
-  return std::nullopt;
-}
-
-std::string show(std::optional<double> v, bool time) {
-  if (!v) return "—";
-  if (time) return format_duration(*v);
-  return format_count(static_cast<std::uint64_t>(*v));
-}
+std::string show(std::optional<std::uint64_t> v) { return v ? format_count(*v) : "—"; }
 
 }  // namespace
 
@@ -53,8 +47,64 @@ const json& member(const json& object, const char* key) {
   return it == object.end() ? kNull : *it;
 }
 
+namespace {
+
+using Bad = std::function<Error(const std::string&)>;
+
+/// A count: null (not measured) or an integer that fits 64 bits unsigned. nlohmann reads a
+/// negative number as signed and one beyond 2^64-1 or with a fraction as floating point.
+std::optional<std::uint64_t> count_of(const json& v, const std::string& where, const Bad& bad) {
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_number_unsigned())
+    throw bad(
+        fmt::format("{} is {}, not a count (a whole number from 0 to 2^64-1)", where, v.dump()));
+  return v.get<std::uint64_t>();
+}
+
+/// A median: null (not measured) or a positive, finite number of nanoseconds (no run takes
+/// 0 ns, and a 0 would make every change +0.0%).
+std::optional<double> median_of(const json& time_ns, const std::string& where, const Bad& bad) {
+  if (time_ns.is_null()) return std::nullopt;
+  const json& median = member(time_ns, "median");
+  if (!median.is_number() || !(median.get<double>() > 0) || !std::isfinite(median.get<double>()))
+    throw bad(fmt::format("{}.time_ns.median is {}, not a positive number of nanoseconds", where,
+                          median.dump()));
+  return median.get<double>();
+}
+
+BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
+  BaselineRow row;
+  const json& status = member(r, "status");
+  static const ResultStatus kStatuses[] = {ResultStatus::kOk, ResultStatus::kUnsupported,
+                                           ResultStatus::kFailed, ResultStatus::kTimeout};
+  for (ResultStatus st : kStatuses)
+    if (status.is_string() && status.get<std::string>() == to_string(st))
+      row.status = to_string(st);
+  if (row.status.empty())
+    throw bad(fmt::format("{}.status is {}, not ok, unsupported, failed or timeout", name,
+                          status.dump()));
+  row.write_calls = count_of(member(r, "write_calls"), name + ".write_calls", bad);
+  row.time_median_ns = median_of(member(r, "time_ns"), name, bad);
+  const json& syscalls = member(r, "syscalls");
+  if (!syscalls.is_null() && !syscalls.is_object())
+    throw bad(fmt::format("{}.syscalls is not an object", name));
+  if (syscalls.is_object()) {
+    for (const auto& [sys, st] : syscalls.items()) {
+      const std::string where = fmt::format("{}.syscalls.{}.calls", name, sys);
+      const std::optional<std::uint64_t> calls = count_of(member(st, "calls"), where, bad);
+      if (!calls) throw bad(where + " is missing");
+      row.syscall_calls[sys] = *calls;
+    }
+  }
+  return row;
+}
+
+}  // namespace
+
 Baseline parse_baseline(const std::string& text, const std::string& origin) {
-  auto bad = [&](const std::string& why) { return Error(fmt::format("--baseline {}: {}", origin, why)); };
+  const Bad bad = [&](const std::string& why) {
+    return Error(fmt::format("--baseline {}: {}", origin, why));
+  };
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) throw bad("not valid JSON");
   const json& schema = member(doc, "schema");
@@ -72,16 +122,10 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   for (const json& r : results) {
     const json& name = member(r, "strategy");
     if (!name.is_string()) throw bad("a result has no strategy name");
-    BaselineRow row;
-    const json& status = member(r, "status");
-    row.status = status.is_string() ? status.get<std::string>() : "";
-    row.write_calls = number(member(r, "write_calls"));
-    row.time_median_ns = number(member(member(r, "time_ns"), "median"));
-    const json& syscalls = member(r, "syscalls");
-    if (syscalls.is_object())
-      for (const auto& [sys, st] : syscalls.items())
-        if (auto calls = number(member(st, "calls"))) row.syscall_calls[sys] = *calls;
-    if (b.rows.emplace(name.get<std::string>(), row).second) b.order.push_back(name.get<std::string>());
+    const std::string strategy = name.get<std::string>();
+    if (!b.rows.emplace(strategy, row_of(r, strategy, bad)).second)
+      throw bad(fmt::format("strategy '{}' appears twice", strategy));
+    b.order.push_back(strategy);
   }
   return b;
 }
@@ -94,24 +138,41 @@ Baseline load_baseline(const std::string& path) {
   return parse_baseline(ss.str(), path);
 }
 
+void check_comparable(const Baseline& before, std::uint64_t lines,
+                      const std::vector<std::string>& strategies) {
+  if (before.lines != lines)
+    throw Error(fmt::format("baseline not comparable: it wrote {} lines, this run {}", before.lines,
+                            lines));
+  for (const auto& name : before.order)
+    if (std::find(strategies.begin(), strategies.end(), name) == strategies.end())
+      throw Error(fmt::format(
+          "baseline not comparable: strategy '{}' is in the baseline but is not run", name));
+  for (const auto& name : strategies)
+    if (!before.rows.count(name))
+      throw Error(fmt::format(
+          "baseline not comparable: strategy '{}' is run but is not in the baseline", name));
+}
+
+void check_comparable(const Baseline& before, const BenchOptions& run) {
+  std::vector<std::string> names;
+  names.reserve(run.strategies.size());
+  for (const Strategy* s : run.strategies) names.emplace_back(s->name);
+  check_comparable(before, run.params.lines, names);
+}
+
 BaselineComparison compare_with_baseline(const Baseline& before, const BenchReport& after,
                                          std::optional<std::uint64_t> count_tolerance,
                                          double time_tolerance) {
-  if (before.lines != after.lines)
-    throw Error(fmt::format("baseline not comparable: it wrote {} lines, this run {}", before.lines, after.lines));
-  for (const auto& name : before.order) {
-    bool found = false;
-    for (const auto& r : after.results) found = found || r.strategy == name;
-    if (!found) throw Error(fmt::format("baseline not comparable: strategy '{}' is in the baseline but did not run", name));
-  }
-  for (const auto& r : after.results)
-    if (!before.rows.count(r.strategy))
-      throw Error(fmt::format("baseline not comparable: strategy '{}' ran but is not in the baseline", r.strategy));
+  std::vector<std::string> ran;
+  ran.reserve(after.results.size());
+  for (const auto& r : after.results) ran.push_back(r.strategy);
+  check_comparable(before, after.lines, ran);
 
   BaselineComparison cmp;
   const std::map<std::string, std::string> now = {
       {"buffer_size", std::to_string(after.params.buffer_size)},
-      {"stdio_buffer", after.params.stdio_buffer ? std::to_string(after.params.stdio_buffer) : "default"},
+      {"stdio_buffer",
+       after.params.stdio_buffer ? std::to_string(after.params.stdio_buffer) : "default"},
       {"batch", std::to_string(after.params.batch)},
       {"queue_depth", std::to_string(after.params.queue_depth)},
       {"map_window", std::to_string(after.params.map_window)}};
@@ -121,40 +182,43 @@ BaselineComparison compare_with_baseline(const Baseline& before, const BenchRepo
       cmp.config_changes.push_back(fmt::format("{} {} → {}", key, it->second, value));
   }
 
-  const double slack = count_tolerance ? static_cast<double>(*count_tolerance) : 0.0;
+  const std::uint64_t slack = count_tolerance.value_or(0);
   for (const auto& r : after.results) {
     const BaselineRow& b = before.rows.at(r.strategy);
-    auto count_diff = [&](const std::string& metric, std::optional<double> was, std::optional<double> is) {
+    auto count_diff = [&](const std::string& metric, std::optional<std::uint64_t> was,
+                          std::optional<std::uint64_t> is) {
       if (!was && !is) return;
-      BaselineDiff d{r.strategy, metric, show(was, false), show(is, false), "", false};
+      BaselineDiff d{r.strategy, metric, show(was), show(is), "", false};
       if (was && is) {
-        double delta = *is - *was;
-        d.change = delta == 0 ? "=" : fmt::format("{:+.0f}", delta);
-        d.regression = std::fabs(delta) > slack;
+        // Unsigned both ways: no count is too large to subtract exactly.
+        const std::uint64_t distance = *is > *was ? *is - *was : *was - *is;
+        d.change = distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
+        d.regression = distance > slack;
       } else {
         d.change = "not measured on one side";
       }
       cmp.diffs.push_back(d);
     };
     if (b.status != to_string(r.status)) {
-      cmp.diffs.push_back({r.strategy, "status", b.status, to_string(r.status), "changed",
-                           r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
+      cmp.diffs.push_back(
+          {r.strategy, "status", b.status, to_string(r.status), "changed",
+           r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
     }
-    count_diff("write_calls", b.write_calls,
-               r.write_calls ? std::optional<double>(static_cast<double>(*r.write_calls)) : std::nullopt);
+    count_diff("write_calls", b.write_calls, r.write_calls);
     if (r.trace && r.trace->available) {
-      std::map<std::string, double> calls;
-      for (const auto& [name, st] : r.trace->syscalls) calls[name] = static_cast<double>(st.calls);
-      for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0.0);
+      std::map<std::string, std::uint64_t> calls;
+      for (const auto& [name, st] : r.trace->syscalls) calls[name] = st.calls;
+      for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
       for (const auto& [name, n] : calls) {
-        auto was = b.syscall_calls.count(name) ? b.syscall_calls.at(name) : 0.0;
+        const auto it = b.syscall_calls.find(name);
+        const std::uint64_t was = it == b.syscall_calls.end() ? 0 : it->second;
         if (was == n) continue;  // unchanged syscalls would only repeat write_calls
         count_diff(name, was, n);
       }
     }
     if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
       double was = *b.time_median_ns, is = r.time_ns.median;
-      double change = was > 0 ? is / was - 1 : 0;
+      const double change = is / was - 1;  // was > 0: parse_baseline refuses anything else
       cmp.diffs.push_back({r.strategy, "time (median)", format_duration(was), format_duration(is),
                            fmt::format("{:+.1f}%", 100 * change), change > time_tolerance});
     }

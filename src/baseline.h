@@ -2,6 +2,7 @@
 // (or within --count-tolerance); medians may be slower by at most --time-tolerance.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,21 +12,24 @@
 
 namespace iobench {
 
+/// One strategy's row, validated: counts are exact integers, a median is a positive time.
 struct BaselineRow {
-  std::string status;
-  std::optional<double> write_calls;
-  std::optional<double> time_median_ns;
-  std::map<std::string, double> syscall_calls;
+  std::string status;                        // ok, unsupported, failed, timeout
+  std::optional<std::uint64_t> write_calls;  // null in the file: not traced
+  std::optional<double> time_median_ns;      // null in the file: not measured
+  std::map<std::string, std::uint64_t> syscall_calls;
 };
 
 struct Baseline {
   std::uint64_t lines = 0;
   std::map<std::string, std::string> config;  // strategy options, as text
-  std::map<std::string, BaselineRow> rows;     // by strategy
+  std::map<std::string, BaselineRow> rows;    // by strategy
   std::vector<std::string> order;
 };
 
-/// Throws Error (exit 2) when the file is missing or is not an iobench/1 document.
+/// Throws Error (exit 2) when the file is missing or is not a valid iobench/1 document: a
+/// count that is not a non-negative integer, a median that is not a positive time, a status
+/// iobench does not write, or a strategy twice.
 Baseline load_baseline(const std::string& path);
 /// Parses the text of a baseline document (what load_baseline reads); fuzzed on its own.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
@@ -42,8 +46,13 @@ struct BaselineComparison {
   bool regressed() const;
 };
 
-/// Throws Error (exit 2) when the two are not comparable: a different number of lines, or
-/// a strategy on one side only.
+/// Throws Error (exit 2) unless a run of `lines` lines of exactly `strategies` can be compared
+/// with the baseline: called with the options before anything runs, and again with the rows.
+void check_comparable(const Baseline& before, std::uint64_t lines,
+                      const std::vector<std::string>& strategies);
+void check_comparable(const Baseline& before, const BenchOptions& run);
+
+/// Throws Error (exit 2) when the two are not comparable (check_comparable).
 BaselineComparison compare_with_baseline(const Baseline& before, const BenchReport& after,
                                          std::optional<std::uint64_t> count_tolerance,
                                          double time_tolerance);

@@ -1,19 +1,15 @@
 #include "child.h"
 
-#include <poll.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <new>
 
 #include "error.h"
-#include "interrupt.h"
+#include "process.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
 
@@ -31,8 +27,8 @@ struct Report {
 class SharedReport {
  public:
   SharedReport() {
-    void* p = ::mmap(nullptr, sizeof(Report), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                     -1, 0);
+    void* p =
+        ::mmap(nullptr, sizeof(Report), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw_errno("mmap", errno, kExitRunFailed);
     report_ = new (p) Report{};
   }
@@ -77,49 +73,16 @@ void fill_from_report(ChildRun& run, const Report& report) {
 ChildRun run_untraced(const Strategy& strategy, const WriteJob& job,
                       std::optional<std::chrono::nanoseconds> timeout) {
   SharedReport report;
-  pid_t pid = ::fork();
+  pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) ::_exit(child_main(strategy, job, report.operator->()));
 
+  ProcessTree tree(pid);
+  const TreeEnd end = tree.wait(deadline_after(timeout));
   ChildRun run;
-  // A pidfd turns "wait at most T, or until interrupted" into one poll, with no SIGCHLD
-  // handler or timer.
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0) {
-    int err = errno;
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    throw_errno("pidfd_open", err, kExitRunFailed);
-  }
-  const auto deadline = timeout ? std::chrono::steady_clock::now() + *timeout
-                                : std::chrono::steady_clock::time_point::max();
-  for (;;) {
-    int wait_ms = -1;
-    if (timeout) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now()).count();
-      wait_ms = static_cast<int>(std::clamp<long long>(left, 0, INT32_MAX));
-    }
-    pollfd pfd{pidfd, POLLIN, 0};
-    int r = ::poll(&pfd, 1, wait_ms);
-    if (r > 0) break;
-    if (r == 0) {
-      ::kill(pid, SIGKILL);
-      run.timed_out = true;
-      break;
-    }
-    if (errno == EINTR && interrupt_signal()) {
-      ::kill(pid, SIGKILL);
-      break;
-    }
-  }
-  ::close(pidfd);
-  int status = 0;
-  rusage ru{};
-  while (::wait4(pid, &status, 0, &ru) < 0) {
-    if (errno != EINTR) throw_errno("wait4", errno, kExitRunFailed);
-  }
-  throw_if_interrupted();
+  run.timed_out = end.timed_out;
+  const int status = end.status;
+  const rusage& ru = end.usage;
   fill_from_report(run, *report.operator->());
   run.usage = ru;
   run.cpu_ns = to_ns(ru.ru_utime) + to_ns(ru.ru_stime);
@@ -136,7 +99,8 @@ ChildRun run_counted(const Strategy& strategy, const WriteJob& job, Backend& bac
                      std::optional<std::chrono::nanoseconds> timeout) {
   SharedReport report;
   Report* shared = report.operator->();
-  TraceResult trace = backend.run([&]() noexcept { return child_main(strategy, job, shared); }, timeout);
+  TraceResult trace =
+      backend.run([&]() noexcept { return child_main(strategy, job, shared); }, timeout);
   ChildRun run;
   fill_from_report(run, *shared);
   run.term_signal = trace.term_signal;

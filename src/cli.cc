@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cli_values.h"
 
 #include <sys/statvfs.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "error.h"
 #include "gnuplot.h"
 #include "line_format.h"
+#include "output_file.h"
 #include "registry.h"
 #include "tracer/perf_counter.h"
 
@@ -26,59 +28,7 @@ constexpr const char* kExitStatusHelp =
     "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or baseline\n"
     "failed; 2 bad usage or unusable environment, found before anything ran; 3 some\n"
     "strategies failed while running; 128+N killed by signal N. `iobench trace` exits with\n"
-    "the traced command's status.";
-
-std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min,
-                          std::uint64_t max) {
-  if (!text.empty() && text[0] == '-') throw Error(flag + ": '" + text + "' is negative");
-  std::uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc::result_out_of_range) throw Error(flag + ": '" + text + "' does not fit in 64 bits");
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-    throw Error(flag + ": '" + text + "' is not a whole number");
-  if (v < min || v > max)
-    throw Error(fmt::format("{}: {} is out of range ({} to {})", flag, v, min, max));
-  return v;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-std::vector<const Strategy*> parse_strategies(const std::string& text) {
-  std::vector<const Strategy*> out;
-  auto all = all_strategies();
-  if (text == "all") return {all.begin(), all.end()};
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
-    if (name.empty()) throw Error("--strategy: empty name in '" + text + "'");
-    const Strategy* s = find_strategy(name);
-    if (!s) {
-      std::string valid, nearest;
-      std::size_t best = SIZE_MAX;
-      for (const Strategy* c : all) {
-        valid += (valid.empty() ? "" : ", ") + std::string(c->name);
-        std::size_t d = edit_distance(name, c->name);
-        if (d < best) best = d, nearest = c->name;
-      }
-      std::string hint = best <= 3 ? fmt::format(" (did you mean '{}'?)", nearest) : "";
-      throw Error(fmt::format("--strategy: unknown strategy '{}'{}; valid: all, {}", name, hint, valid));
-    }
-    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-  }
-  return out;
-}
+    "the traced command's status (124 on --timeout; see iobench trace --help).";
 
 void check_dir(const std::string& dir) {
   struct stat st {};
@@ -88,16 +38,6 @@ void check_dir(const std::string& dir) {
   if (::statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
     throw Error("--dir " + dir + ": read-only filesystem");
   if (::access(dir.c_str(), W_OK | X_OK) != 0) throw_errno("--dir " + dir, errno);
-}
-
-/// --sync none | end | every:N (N >= 1 write units; what a unit is, each strategy says).
-SyncPolicy parse_sync(const std::string& text) {
-  if (text == "none") return {SyncMode::kNone, 0};
-  if (text == "end") return {SyncMode::kEnd, 0};
-  if (text.starts_with("every:")) {
-    return {SyncMode::kEvery, parse_count("--sync every:N", text.substr(6), 1, UINT64_MAX)};
-  }
-  throw Error("--sync: unknown policy '" + text + "' (none, end, every:N)");
 }
 
 std::string format_bytes_plain(std::uint64_t n) {
@@ -117,42 +57,10 @@ void check_space(const std::string& dir, std::uint64_t bytes, std::size_t files)
                             dir, format_bytes_plain(free_bytes)));
 }
 
-}  // namespace
-
-std::chrono::nanoseconds parse_timeout(const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  double s = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno != 0 || !(s > 0) || s > 1e6)
-    throw Error("--timeout: '" + text + "' is not a number of seconds above 0");
-  return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9));
-}
-
-OutputFormat parse_format(const std::string& text) {
-  if (text == "table") return OutputFormat::kTable;
-  if (text == "json") return OutputFormat::kJson;
-  if (text == "csv") return OutputFormat::kCsv;
-  if (text == "markdown" || text == "md") return OutputFormat::kMarkdown;
-  throw Error("--format: unknown format '" + text + "' (table, json, csv, markdown)");
-}
-
-namespace {
-
-double parse_fraction(const std::string& flag, const std::string& text) {
-  std::string t = text;
-  bool percent = !t.empty() && t.back() == '%';
-  if (percent) t.pop_back();
-  char* end = nullptr;
-  errno = 0;
-  double v = std::strtod(t.c_str(), &end);
-  if (t.empty() || *end != '\0' || errno != 0 || !(v >= 0) || !std::isfinite(v))
-    throw Error(flag + ": '" + text + "' is not a tolerance (e.g. 25% or 0.25)");
-  return percent ? v / 100 : v;
-}
-
 /// Parses every --expect; `trace` limits them to what `iobench trace` measures.
 std::vector<Expectation> parse_expectations(const std::vector<std::string>& texts, bool trace,
-                                            const std::vector<const Strategy*>& strategies) {
+                                            const std::vector<const Strategy*>& strategies,
+                                            bool trace_all) {
   std::vector<Expectation> out;
   for (const auto& text : texts) {
     Expectation e = parse_expectation(text);
@@ -162,6 +70,7 @@ std::vector<Expectation> parse_expectations(const std::vector<std::string>& text
     if (!builtin && !is_syscall_name(e.metric))
       throw Error(fmt::format("--expect '{}': unknown metric '{}' (write_calls, bytes, time_ns, "
                               "cpu_ns, page_faults, or a syscall name such as write)", text, e.metric));
+    if (!builtin) require_traced(e, trace_all);
     if (trace) {
       if (!e.strategy.empty())
         throw Error(fmt::format("--expect '{}': iobench trace has no strategies; drop '{}.'", text, e.strategy));
@@ -204,12 +113,13 @@ TracerBackend resolve_backend(const std::string& name, bool count_only, bool tra
 }
 
 struct TracerFlags {
-  bool count_only = false, trace_all = false, no_pin = false, time_all = false;
+  bool count_only = false, trace_all = false, pin = false, no_pin = false, time_all = false;
   std::string backend = "auto";
   void add(CLI::App& app) {
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_flag("--pin", pin, "Pin the tracer to its CPU (the traced program is never pinned)");
+    app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
     app.add_flag("--time-all", time_all,
                  "Time every call (two stops each), not a sample spread over the run "
                  "(the first 3,000 of each syscall, then 1 in k)")
@@ -225,28 +135,27 @@ struct TracerFlags {
     t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
     t.trace_all = trace_all;
     t.time_all = time_all;
-    t.pin = !no_pin;
+    t.pin = pin && !no_pin;
     const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
     t.backend = resolve_backend(backend, count_only, traced, needs_ptrace);
     return t;
   }
 };
 
+/// Every file the run will write, checked now: a bad path is a usage error before minutes
+/// of measuring, not a failure after them.
+void check_output_files(const BenchOptions& o) {
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--export-json", &o.export_json},
+      {"--export-csv", &o.export_csv},
+      {"--export-markdown", &o.export_markdown},
+      {"--save-baseline", &o.save_baseline}};
+  for (const auto& [flag, path] : files)
+    if (!path->empty()) check_output_file(flag, *path);
+  if (!o.plot.empty()) check_plot_option(o.plot);
+}
+
 }  // namespace
-
-ColorMode parse_color(const std::string& text) {
-  if (text == "auto") return ColorMode::kAuto;
-  if (text == "always") return ColorMode::kAlways;
-  if (text == "never") return ColorMode::kNever;
-  throw Error("--color: unknown mode '" + text + "' (auto, always, never)");
-}
-
-SortOrder parse_sort(const std::string& text) {
-  if (text == "name") return SortOrder::kName;
-  if (text == "time") return SortOrder::kTime;
-  if (text == "syscalls") return SortOrder::kSyscalls;
-  throw Error("--sort: unknown order '" + text + "' (name, time, syscalls)");
-}
 
 Command parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"iobench: what a program's writes really cost. Every strategy writes the same N\n"
@@ -295,8 +204,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--timeout", timeout, "Kill a run after SECONDS (status timeout)");
   app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
   tracer_flags.add(app);
-  std::string color = "auto", sort;
+  std::string color = "auto", sort, columns;
   app.add_option("--color", color, "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never");
+  app.add_option("--columns", columns, "Fit the table to N columns (default: the terminal's width; no limit when piped)");
   app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: the strategies' order)");
   app.add_option("--plot", o.plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
   app.add_flag("--latency", o.latency,
@@ -308,19 +218,24 @@ Command parse_command_line(int argc, const char* const* argv) {
   TraceCommandOptions trace_opts;
   std::string trace_format = "table", trace_timeout;
   TracerFlags trace_flags;
-  std::vector<std::string> command;
   CLI::App* trace = app.add_subcommand(
       "trace", "Run COMMAND under the tracer and print its write-family syscalls (like strace -c)");
-  trace->footer("Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
-                "Exits with COMMAND's status (128+N if signal N killed it).");
+  trace->footer(
+      "Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
+      "COMMAND gets every word after the first -- (or from the first word that is not an\n"
+      "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
+      "in FILE instead. Exits with COMMAND's status (128+N if signal N killed it), 124 when\n"
+      "--timeout fired, 126 or 127 when COMMAND could not be executed.");
   trace->add_option("--format", trace_format, "table or json (default table)");
   trace->add_flag("--per-process", trace_opts.per_process, "Also a table per process");
   trace->add_option("--timeout", trace_timeout, "Kill COMMAND after SECONDS");
   trace->add_option("--expect", trace_expects, "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL")
       ->take_all()->allow_extra_args(false);
+  trace->add_option("-o,--output", trace_opts.output,
+                    "Write the report (table or JSON) to FILE, not to stderr/stdout");
+  trace->add_option("--export-json", trace_opts.export_json,
+                    "Also write the iobench-trace/1 JSON document to FILE");
   trace_flags.add(*trace);
-  trace->add_option("command", command, "The command and its arguments")->required();
-  trace->prefix_command();
 
   // sweep and compare parse their own words (sweep.cc, compare.cc).
   CLI::App* sweep = app.add_subcommand(
@@ -333,13 +248,25 @@ Command parse_command_line(int argc, const char* const* argv) {
     sub->allow_extras();
   }
 
+  // trace's command must reach it exactly as typed: CLI11 sees only the words before it.
+  constexpr const char* kTraceFirst =
+      "trace: must be the first word (iobench trace [options] -- COMMAND [ARGS...])";
+  const bool trace_first = argc > 1 && std::string_view(argv[1]) == "trace";
+  std::vector<const char*> args(argv, argv + argc);
+  TraceWords trace_words;  // outlives the parse: args points into it
+  if (trace_first) {
+    trace_words = split_trace_words(*trace, {argv + 2, argv + argc});
+    args.resize(2);
+    for (const auto& w : trace_words.options) args.push_back(w.c_str());
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp&) {
     return HelpCommand{app.help()};
   } catch (const CLI::CallForAllHelp&) {
     return HelpCommand{app.help("", CLI::AppFormatMode::All)};
   } catch (const CLI::ParseError& e) {
+    if (*trace && !trace_first) throw Error(kTraceFirst);  // its words were parsed as ours
     std::string what = e.what();
     throw Error(what.empty() ? "bad command line" : what);
   }
@@ -357,14 +284,20 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
 
   if (*trace) {
-    for (const auto& extra : trace->remaining()) command.push_back(extra);
-    if (!command.empty() && command.front() == "--") command.erase(command.begin());
-    if (command.empty()) throw Error("trace: no command given (iobench trace -- COMMAND [ARGS...])");
-    trace_opts.command = command;
+    if (!trace_first) throw Error(kTraceFirst);
+    if (trace_words.command.empty())
+      throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
+    trace_opts.command = trace_words.command;
     trace_opts.tracer = trace_flags.options(true, trace_opts.per_process);
+    // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
+    if (trace_format != "table" && trace_format != "json")
+      throw Error("trace --format: unknown format '" + trace_format + "' (table, json)");
     trace_opts.format = parse_format(trace_format);
     if (!trace_timeout.empty()) trace_opts.timeout = parse_timeout(trace_timeout);
-    trace_opts.expectations = parse_expectations(trace_expects, true, {});
+    trace_opts.expectations =
+        parse_expectations(trace_expects, true, {}, trace_opts.tracer.trace_all);
+    if (!trace_opts.output.empty()) check_output_file("--output", trace_opts.output);
+    if (!trace_opts.export_json.empty()) check_output_file("--export-json", trace_opts.export_json);
     return trace_opts;
   }
 
@@ -395,10 +328,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.tracer = tracer_flags.options(o.trace);
   o.keep = keep;
   o.dir = dir;
-  o.expectations = parse_expectations(expects, false, o.strategies);
+  o.expectations = parse_expectations(expects, false, o.strategies, o.tracer.trace_all);
   o.color = parse_color(color);
   if (!sort.empty()) o.sort = parse_sort(sort);
-  if (!o.plot.empty()) check_plot_option(o.plot);
+  if (!columns.empty()) o.columns = parse_columns(columns);
+  check_output_files(o);
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
   check_dir(dir);

@@ -3,16 +3,13 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -20,8 +17,8 @@
 #include "error.h"
 #include "gnuplot.h"
 #include "host_info.h"
-#include "interrupt.h"
 #include "presentation.h"
+#include "process.h"
 #include "progress.h"
 #include "report/plot.h"
 #include "report/reporter.h"
@@ -77,40 +74,17 @@ struct Launch {
 CommandRun run_untraced(const Launch& launch, std::optional<std::chrono::nanoseconds> timeout) {
   CommandRun run;
   const std::int64_t t0 = now_ns();
-  pid_t pid = ::fork();
+  pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) launch.exec();
-  // A pidfd turns "wait at most T, or until interrupted" into one poll.
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd >= 0) {
-    const std::int64_t deadline = timeout ? t0 + timeout->count() : INT64_MAX;
-    for (;;) {
-      int wait_ms = -1;
-      if (timeout)
-        wait_ms = static_cast<int>(
-            std::clamp<std::int64_t>((deadline - now_ns()) / 1'000'000, 0, INT32_MAX));
-      pollfd pfd{pidfd, POLLIN, 0};
-      int r = ::poll(&pfd, 1, wait_ms);
-      if (r > 0) break;
-      if (r == 0) {
-        ::kill(pid, SIGKILL);
-        run.timed_out = true;
-        break;
-      }
-      if (errno == EINTR && interrupt_signal()) {
-        ::kill(pid, SIGKILL);
-        break;
-      }
-    }
-    ::close(pidfd);
-  }
-  int status = 0;
-  while (::wait4(pid, &status, 0, &run.usage) < 0) {
-    if (errno != EINTR) throw_errno("wait4", errno, kExitRunFailed);
-    if (interrupt_signal()) ::kill(pid, SIGKILL);
-  }
-  run.elapsed_ns = now_ns() - t0;
-  throw_if_interrupted();
+  // The whole process tree is waited for (and killed on timeout or interrupt), but the
+  // time is the main process's, as hyperfine measures it.
+  ProcessTree tree(pid);
+  const TreeEnd end = tree.wait(deadline_after(timeout));
+  run.elapsed_ns = end.main_exit_ns - t0;
+  run.usage = end.usage;
+  run.timed_out = end.timed_out;
+  const int status = end.status;
   if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) run.term_signal = WTERMSIG(status);
   return run;
@@ -179,6 +153,8 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
                  t.unavailable_reason);
       warned = true;
     }
+    for (const auto& program : t.lost_privileges)
+      fmt::print(stderr, "iobench: warning: {}: {}\n", c.name, lost_privileges_warning(program));
     if (!why.empty()) {
       r.status = t.timed_out ? ResultStatus::kTimeout : ResultStatus::kFailed;
       r.error = why + " (traced run)";
@@ -193,7 +169,6 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Tracer*
   }
   return r;
 }
-
 
 }  // namespace
 
@@ -231,6 +206,7 @@ int run_compare(const CompareOptions& o) {
   rep.trace_mode = o.tracer.mode;
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
+  rep.columns = table_columns(o.columns, STDOUT_FILENO);
   for (const auto& c : o.commands) rep.commands.push_back({c.name, c.command});
 
   const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -243,6 +219,8 @@ int run_compare(const CompareOptions& o) {
     for (const auto& c : o.commands) {
       rep.results.push_back(measure(c, o, tracer.get(), null_fd, progress, warned));
       if (rep.results.back().trace) rep.pinned = rep.results.back().trace->pinned;
+      // After each command, as a run does after each strategy: a later failure loses nothing.
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
     }
   }
   ::close(null_fd);

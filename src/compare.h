@@ -32,7 +32,9 @@ struct CompareOptions {
   OutputFormat format = OutputFormat::kTable;
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;  // as BenchOptions::columns
   std::string plot;
+  std::string export_json, export_csv, export_markdown;  // rewritten after every command
 };
 
 /// Splits a command line into words as a POSIX shell would, without any expansion: blanks

@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "error.h"
 #include "gnuplot.h"
+#include "output_file.h"
 
 namespace iobench {
 namespace {
@@ -98,9 +99,11 @@ namespace {
 /// compare's flags as parsed text, defined once for parsing and for --help.
 struct CompareFlags {
   std::vector<std::string> names, commands;
-  std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot;
-  bool shell = false, show_output = false, count_only = false, trace_all = false, no_pin = false,
-       no_trace = false;
+  std::string runs = "5", warmup = "1", format = "table", timeout, color = "auto", sort, plot,
+      columns;
+  std::string export_json, export_csv, export_markdown;
+  bool shell = false, show_output = false, count_only = false, trace_all = false, pin = false,
+       no_pin = false, no_trace = false;
 
   void add(CLI::App& app) {
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
@@ -115,11 +118,17 @@ struct CompareFlags {
     app.add_option("--color", color,
                    "auto, always or never (default auto: on a terminal, unless NO_COLOR)");
     app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)");
+    app.add_option("--columns", columns,
+                   "Fit the table to N columns (default: the terminal's width; none when piped)");
     app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
+    app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE");
+    app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
+    app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE");
     app.add_flag("--no-trace", no_trace, "Skip the traced run (no counts)");
     app.add_flag("--count-only", count_only, "Count calls with one stop each; no times, no bytes");
     app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
-    app.add_flag("--no-pin", no_pin, "Do not pin tracer and tracee to one CPU");
+    app.add_flag("--pin", pin, "Pin the tracer to its CPU (the commands are never pinned)");
+    app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out); 128+N killed by signal N.");
@@ -159,13 +168,14 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.format = parse_format(f.format);
   o.color = parse_color(f.color);
   if (!f.sort.empty()) o.sort = parse_sort(f.sort);
+  if (!f.columns.empty()) o.columns = parse_columns(f.columns);
   if (!f.timeout.empty()) o.timeout = parse_timeout(f.timeout);
   o.shell = f.shell;
   o.show_output = f.show_output;
   o.trace = !f.no_trace;
   o.tracer.mode = f.count_only ? TraceMode::kCount : TraceMode::kTiming;
   o.tracer.trace_all = f.trace_all;
-  o.tracer.pin = !f.no_pin;
+  o.tracer.pin = f.pin && !f.no_pin;
   o.plot = f.plot;
   for (std::size_t i = 0; i < f.commands.size(); ++i) {
     CompareCommand c;
@@ -177,7 +187,17 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
     c.program = resolve_program(c.argv.front());
     o.commands.push_back(std::move(c));
   }
+  // Checked now, so a bad path is a usage error before any command has run.
   if (!o.plot.empty()) check_plot_option(o.plot);
+  o.export_json = f.export_json;
+  o.export_csv = f.export_csv;
+  o.export_markdown = f.export_markdown;
+  const std::pair<const char*, const std::string*> exports[] = {
+      {"--export-json", &o.export_json},
+      {"--export-csv", &o.export_csv},
+      {"--export-markdown", &o.export_markdown}};
+  for (const auto& [flag, path] : exports)
+    if (!path->empty()) check_output_file(flag, *path);
   return o;
 }
 

@@ -13,6 +13,7 @@ enum ExitStatus : int {
   kExitCheckFailed = 1,  // an expectation or a baseline failed
   kExitUsage = 2,        // bad usage or unusable environment, found before anything ran
   kExitRunFailed = 3,    // some strategies failed while running
+  kExitTimedOut = 124,   // iobench trace: --timeout killed the command (as timeout(1) exits)
 };
 
 class Error : public std::runtime_error {

@@ -1,11 +1,11 @@
 #include "expect.h"
 
+#include <fmt/format.h>
+#include <seccomp.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
-
-#include <fmt/format.h>
-#include <seccomp.h>
 
 #include "error.h"
 #include "tracer/tracer.h"
@@ -21,12 +21,17 @@ struct Unit {
 
 // Longest first, so "ms" is not read as "m" + "s".
 constexpr Unit kUnits[] = {
-    {"KiB", MetricKind::kBytes, 1024.0}, {"MiB", MetricKind::kBytes, 1048576.0},
+    {"KiB", MetricKind::kBytes, 1024.0},
+    {"MiB", MetricKind::kBytes, 1048576.0},
     {"GiB", MetricKind::kBytes, 1073741824.0},
-    {"ns", MetricKind::kTime, 1.0},      {"us", MetricKind::kTime, 1e3},
-    {"µs", MetricKind::kTime, 1e3},      {"ms", MetricKind::kTime, 1e6},
-    {"K", MetricKind::kBytes, 1024.0},   {"M", MetricKind::kBytes, 1048576.0},
-    {"G", MetricKind::kBytes, 1073741824.0}, {"B", MetricKind::kBytes, 1.0},
+    {"ns", MetricKind::kTime, 1.0},
+    {"us", MetricKind::kTime, 1e3},
+    {"µs", MetricKind::kTime, 1e3},
+    {"ms", MetricKind::kTime, 1e6},
+    {"K", MetricKind::kBytes, 1024.0},
+    {"M", MetricKind::kBytes, 1048576.0},
+    {"G", MetricKind::kBytes, 1073741824.0},
+    {"B", MetricKind::kBytes, 1.0},
     {"s", MetricKind::kTime, 1e9},
 };
 
@@ -49,9 +54,11 @@ MetricKind kind_of(const std::string& metric) {
   return MetricKind::kCount;
 }
 
+/// Whole numbers in full (a count or a byte size of 1e16 is read as digits, not 1e+16),
+/// the rest in the shortest form that reads back exactly.
 std::string format_value(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 9e15) return fmt::format("{}", static_cast<long long>(v));
-  return fmt::format("{:.6g}", v);
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
+  return fmt::format("{}", v);
 }
 
 ExpectationOutcome verdict(const Expectation& e, const std::string& subject,
@@ -61,7 +68,8 @@ ExpectationOutcome verdict(const Expectation& e, const std::string& subject,
   out.measured = measured;
   out.passed = measured && compare(*measured, e.op, e.value);
   std::string rhs = format_value(e.value);
-  out.line = fmt::format("{} {} {} {} ", out.passed ? "PASS" : "FAIL", subject, to_string(e.op), rhs);
+  out.line =
+      fmt::format("{} {} {} {} ", out.passed ? "PASS" : "FAIL", subject, to_string(e.op), rhs);
   out.line += measured ? fmt::format("(measured {})", format_value(*measured))
                        : fmt::format("(not measured: {})", why_missing);
   return out;
@@ -79,26 +87,46 @@ bool is_syscall_name(const std::string& name) {
   return seccomp_syscall_resolve_name(name.c_str()) != __NR_SCMP_ERROR;
 }
 
+void require_traced(const Expectation& e, bool trace_all) {
+  if (trace_all || !is_syscall_name(e.metric) || is_write_family(e.metric)) return;
+  throw Error(
+      fmt::format("--expect '{}': {} is not traced (only the write family is, e.g. write, fsync, "
+                  "io_uring_enter); add --trace-all to count it",
+                  e.text, e.metric));
+}
+
 const char* to_string(CompareOp op) noexcept {
   switch (op) {
-    case CompareOp::kEq: return "==";
-    case CompareOp::kNe: return "!=";
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLe: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGe: return ">=";
+    case CompareOp::kEq:
+      return "==";
+    case CompareOp::kNe:
+      return "!=";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLe:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGe:
+      return ">=";
   }
   return "?";
 }
 
 bool compare(double m, CompareOp op, double v) noexcept {
   switch (op) {
-    case CompareOp::kEq: return m == v;
-    case CompareOp::kNe: return m != v;
-    case CompareOp::kLt: return m < v;
-    case CompareOp::kLe: return m <= v;
-    case CompareOp::kGt: return m > v;
-    case CompareOp::kGe: return m >= v;
+    case CompareOp::kEq:
+      return m == v;
+    case CompareOp::kNe:
+      return m != v;
+    case CompareOp::kLt:
+      return m < v;
+    case CompareOp::kLe:
+      return m <= v;
+    case CompareOp::kGt:
+      return m > v;
+    case CompareOp::kGe:
+      return m >= v;
   }
   return false;
 }
@@ -115,13 +143,21 @@ Expectation parse_expectation(const std::string& text) {
   std::size_t len = 1;
   char c = text[pos];
   char next = pos + 1 < text.size() ? text[pos + 1] : '\0';
-  if (c == '=' && next == '=') e.op = CompareOp::kEq, len = 2;
-  else if (c == '!' && next == '=') e.op = CompareOp::kNe, len = 2;
-  else if (c == '<' && next == '=') e.op = CompareOp::kLe, len = 2;
-  else if (c == '>' && next == '=') e.op = CompareOp::kGe, len = 2;
-  else if (c == '<') e.op = CompareOp::kLt;
-  else if (c == '>') e.op = CompareOp::kGt;
-  else throw fail(fmt::format("'{}' at position {} is not a comparison (use == != < <= > >=)", c, pos + 1));
+  if (c == '=' && next == '=')
+    e.op = CompareOp::kEq, len = 2;
+  else if (c == '!' && next == '=')
+    e.op = CompareOp::kNe, len = 2;
+  else if (c == '<' && next == '=')
+    e.op = CompareOp::kLe, len = 2;
+  else if (c == '>' && next == '=')
+    e.op = CompareOp::kGe, len = 2;
+  else if (c == '<')
+    e.op = CompareOp::kLt;
+  else if (c == '>')
+    e.op = CompareOp::kGt;
+  else
+    throw fail(
+        fmt::format("'{}' at position {} is not a comparison (use == != < <= > >=)", c, pos + 1));
 
   std::string lhs = trim(text.substr(0, pos));
   std::string rhs = trim(text.substr(pos + len));
@@ -148,13 +184,19 @@ Expectation parse_expectation(const std::string& text) {
     const Unit* found = nullptr;
     for (const Unit& u : kUnits)
       if (unit == u.suffix) found = &u;
-    if (!found) throw fail(fmt::format("unknown unit '{}' (time: ns us ms s; size: B K KiB M MiB G GiB)", unit));
+    if (!found)
+      throw fail(
+          fmt::format("unknown unit '{}' (time: ns us ms s; size: B K KiB M MiB G GiB)", unit));
     if (found->kind != e.kind)
       throw fail(fmt::format("unit '{}' does not fit {} (a {})", unit, e.metric,
-                             e.kind == MetricKind::kTime ? "time" : e.kind == MetricKind::kBytes ? "size" : "count"));
+                             e.kind == MetricKind::kTime    ? "time"
+                             : e.kind == MetricKind::kBytes ? "size"
+                                                            : "count"));
     scale = found->scale;
   }
   e.value = number * scale;
+  // nan compares false with everything and inf (also 1e308s, scaled) passes or fails alike.
+  if (!std::isfinite(e.value)) throw fail(fmt::format("'{}' is not a finite value", rhs));
   return e;
 }
 
@@ -168,7 +210,8 @@ std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation
       matched = true;
       const std::string subject = r.strategy + "." + e.metric;
       if (r.status != ResultStatus::kOk) {
-        out.push_back(verdict(e, subject, std::nullopt, fmt::format("status {}", to_string(r.status))));
+        out.push_back(
+            verdict(e, subject, std::nullopt, fmt::format("status {}", to_string(r.status))));
         continue;
       }
       const bool traced = r.trace && r.trace->available;

@@ -47,6 +47,10 @@ std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation
 /// True for a syscall of this machine's ABI (libseccomp's table).
 bool is_syscall_name(const std::string& name);
 
+/// Throws Error (exit 2) when `e` names a syscall the tracer will not stop on: without
+/// --trace-all only the write family is traced, and anything else would measure 0.
+void require_traced(const Expectation& e, bool trace_all);
+
 bool compare(double measured, CompareOp op, double value) noexcept;
 const char* to_string(CompareOp op) noexcept;
 

@@ -55,11 +55,7 @@ void require_gnuplot() {
 void check_plot_option(const std::string& path) {
   require_gnuplot();
   if (path.empty()) throw Error("--plot: needs a file name (e.g. --plot chart.svg)");
-  const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "."
-                          : slash == 0               ? "/"
-                                                     : path.substr(0, slash);
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) throw_errno("--plot " + path + ": " + dir, errno);
+  check_output_file("--plot", path);
 }
 
 std::string run_gnuplot(const std::string& script) {

@@ -13,8 +13,8 @@ std::string find_gnuplot();
 /// Throws Error (exit 2) when gnuplot is missing, so --plot fails before anything runs.
 void require_gnuplot();
 
-/// --plot FILE's checks before anything runs (exit 2): gnuplot is there, and FILE's
-/// directory exists and is writable.
+/// --plot FILE's checks before anything runs (exit 2): gnuplot is there, and FILE can be
+/// written (check_output_file).
 void check_plot_option(const std::string& path);
 
 /// Runs gnuplot on `script` and returns what it wrote to stdout. Throws Error (exit 3) with

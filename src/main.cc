@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@
 #include "host_info.h"
 #include "interrupt.h"
 #include "line_format.h"
+#include "live_table.h"
 #include "presentation.h"
 #include "progress.h"
 #include "registry.h"
@@ -25,15 +28,10 @@
 #include "runner.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
+#include "tracer/unique_fd.h"
 
 namespace iobench {
 namespace {
-
-void write_exports(const BenchOptions& o, const BenchReport& rep) {
-  if (!o.export_json.empty()) write_file_atomically(o.export_json, render_json(rep));
-  if (!o.export_csv.empty()) write_file_atomically(o.export_csv, render_csv(rep));
-  if (!o.export_markdown.empty()) write_file_atomically(o.export_markdown, render_markdown(rep));
-}
 
 /// Prints the verdicts (after the table; on stderr when stdout carries a data format).
 bool report_expectations(const std::vector<ExpectationOutcome>& outcomes, bool to_stdout) {
@@ -54,7 +52,10 @@ bool report_expectations(const std::vector<ExpectationOutcome>& outcomes, bool t
 int run_bench(const BenchOptions& o) {
   // Read the baseline first: a bad one is a usage error, found before anything runs.
   std::optional<Baseline> baseline;
-  if (!o.baseline.empty()) baseline = load_baseline(o.baseline);
+  if (!o.baseline.empty()) {
+    baseline = load_baseline(o.baseline);
+    check_comparable(*baseline, o);
+  }
 
   Runner runner(o);
   BenchReport rep = bench_report_header(o);
@@ -62,13 +63,17 @@ int run_bench(const BenchOptions& o) {
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
   Progress progress;  // on stderr, only when it is a terminal
+  LiveTable live(o.format, progress);
   runner.set_observer(progress.observer());
   runner.run([&](const StrategyResult& r) {
     rep.results.push_back(r);
     rep.pinned = runner.tracer_pinned();
     rep.tracer_overhead_ns = runner.tracer_overhead_ns();
-    write_exports(o, rep);  // after each strategy: a later failure loses nothing
+    // After each strategy: a later failure loses nothing.
+    write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
+    live.update(rep);
   });
+  live.clear();
   if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
   progress.finish();
   write_stdout(render(o.format, rep));
@@ -122,18 +127,39 @@ std::string resolve_command(const std::string& name) {
   throw Error("trace: command not found: '" + name + "'");
 }
 
-int run_trace(const TraceCommandOptions& o) {
-  restore_default_signals();
-  const std::string program = resolve_command(o.command.front());
+/// Why exec failed, for the one error line: the errno, and what a script's first line says.
+std::string exec_failure(const std::string& name, const std::string& program, int err) {
+  std::string why = fmt::format("cannot execute '{}': {}", name, std::strerror(err));
+  std::ifstream in(program, std::ios::binary);
+  std::string first(256, '\0');  // the kernel reads no more of a #! line than this
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  first.resize(static_cast<std::size_t>(in.gcount()));
+  first = first.substr(0, first.find('\n'));
+  const bool binary = first.find('\0') != std::string::npos || first.starts_with("\x7f" "ELF");
+  if (err == ENOENT && first.starts_with("#!")) {
+    const std::size_t begin = first.find_first_not_of(" \t", 2);
+    const std::string interpreter = begin == std::string::npos ? "" : first.substr(begin);
+    why += fmt::format(" (its #! interpreter '{}')", interpreter.substr(0, interpreter.find(' ')));
+  } else if (err == ENOEXEC && !binary && !first.starts_with("#!")) {
+    why += " (a script needs a #! line)";
+  }
+  return why;
+}
+
+/// Runs the command under the chosen backend. Returns exec's errno, or 0 when it ran.
+int trace_command(const TraceCommandOptions& o, const std::string& program, TraceReport& rep) {
   std::vector<char*> args;
   for (const auto& a : o.command) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  TraceReport rep;
-  rep.command = o.command;
-  rep.per_process = o.per_process;
+  // The child leaves exec's errno in a page shared before fork: reporting it costs the child
+  // no syscall, which the tracer would count.
+  tracing::SharedMapping<int> exec_errno;
   const std::function<int()> exec_command = [&]() noexcept {
     ::execv(program.c_str(), args.data());
-    return 127;  // as a shell does when exec fails
+    const int err = errno;
+    if (exec_errno) *exec_errno.get() = err;
+    // As a shell does: 127 when the file or its #! interpreter is missing, 126 otherwise.
+    return err == ENOENT || err == ENOTDIR ? 127 : 126;
   };
   if (o.tracer.backend == TracerBackend::kPerf) {
     rep.trace = PerfCounter().run(exec_command, o.timeout);
@@ -141,18 +167,48 @@ int run_trace(const TraceCommandOptions& o) {
     Tracer tracer(o.tracer);
     rep.trace = tracer.run(exec_command, o.timeout);
   }
+  return exec_errno ? *exec_errno.get() : 0;
+}
+
+int run_trace(const TraceCommandOptions& o) {
+  restore_default_signals();
+  const std::string program = resolve_command(o.command.front());
+  TraceReport rep;
+  rep.command = o.command;
+  rep.per_process = o.per_process;
+  const int exec_errno = trace_command(o, program, rep);
   if (!rep.trace.available)
     fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n", rep.trace.unavailable_reason);
   if (!rep.trace.seccomp)
     fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
-  // The report goes to stderr for the table, like strace -c, so the command's own stdout stays
-  // clean; JSON is data and goes to stdout.
-  std::string text = render(o.format, rep);
-  if (o.format == OutputFormat::kJson)
-    write_stdout(text);
-  else
-    std::fputs(text.c_str(), stderr);
-  const bool passed = report_expectations(check_expectations(o.expectations, rep.trace), false);
+  for (const auto& program : rep.trace.lost_privileges)
+    fmt::print(stderr, "iobench: warning: {}\n", lost_privileges_warning(program));
+  if (exec_errno != 0) {
+    rep.error = exec_failure(o.command.front(), program, exec_errno);
+  } else if (rep.trace.timed_out) {
+    rep.error =
+        fmt::format("timed out after {:g}s; killed the command and every process it started",
+                    std::chrono::duration<double>(*o.timeout).count());
+  }
+  // -o puts the report in a file. Else the table goes to stderr, like strace -c, so the
+  // command's own stdout stays clean; JSON is data and goes to stdout. A command that never
+  // ran has no table: its error line says all there is.
+  const bool json = o.format == OutputFormat::kJson;
+  if (json || exec_errno == 0) {
+    const std::string text = render(o.format, rep);
+    if (!o.output.empty())
+      write_file_atomically(o.output, text, "--output: ");
+    else if (json)
+      write_stdout(text);
+    else
+      std::fputs(text.c_str(), stderr);
+  }
+  if (!o.export_json.empty())
+    write_file_atomically(o.export_json, render_trace_json(rep), "--export-json: ");
+  const bool passed =
+      exec_errno != 0 || report_expectations(check_expectations(o.expectations, rep.trace), false);
+  if (!rep.error.empty()) fmt::print(stderr, "iobench: error: trace: {}\n", rep.error);
+  if (exec_errno == 0 && rep.trace.timed_out) return kExitTimedOut;
   // The command's own failure takes priority over a failed expectation.
   if (rep.trace.term_signal) return 128 + rep.trace.term_signal;
   if (rep.trace.exit_code != 0) return rep.trace.exit_code;

@@ -43,6 +43,7 @@ struct BenchOptions {
   // Presentation: the table's colour and order, and an SVG chart (gnuplot) of the results.
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;  // --columns: the table's width; 0 = the terminal's (none when piped)
   std::string plot;
   bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
 };
@@ -54,6 +55,8 @@ struct TraceCommandOptions {
   OutputFormat format = OutputFormat::kTable;
   std::optional<std::chrono::nanoseconds> timeout;
   std::vector<Expectation> expectations;
+  std::string output;       // -o: the report goes here instead of stderr (table) or stdout
+  std::string export_json;  // also the iobench-trace/1 document here
 };
 
 /// Parses a byte size: a whole number with an optional suffix K, M, G (powers of 1024,

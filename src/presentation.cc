@@ -27,6 +27,7 @@ void set_presentation(const BenchOptions& o, BenchReport& rep) {
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.latency = o.latency;
+  rep.columns = table_columns(o.columns, STDOUT_FILENO);
   rep.block_size = io_block_size(o.dir);
 }
 
@@ -49,23 +50,17 @@ BenchReport bench_report_header(const BenchOptions& o) {
   return rep;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text,
-                           const std::string& what) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "we");
-  if (!f) throw_errno(what + "cannot write " + tmp, errno, kExitRunFailed);
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    (void)std::remove(tmp.c_str());
-    throw_errno(what + "cannot write " + path, err, kExitRunFailed);
-  }
-}
-
 void write_stdout(const std::string& text) {
   (void)std::fwrite(text.data(), 1, text.size(), stdout);
   if (std::fflush(stdout) != 0 && errno == EPIPE) throw Error("", 128 + SIGPIPE);
+}
+
+void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
+                   const BenchReport& rep) {
+  if (!json.empty()) write_file_atomically(json, render_json(rep), "--export-json: ");
+  if (!csv.empty()) write_file_atomically(csv, render_csv(rep), "--export-csv: ");
+  if (!markdown.empty())
+    write_file_atomically(markdown, render_markdown(rep), "--export-markdown: ");
 }
 
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "options.h"
+#include "output_file.h"  // write_file_atomically, for every output file
 #include "report/reporter.h"
 
 namespace iobench {
@@ -20,14 +21,14 @@ void set_presentation(const BenchOptions& o, BenchReport& rep);
 /// presentation above. Shared by the strategies' run and sweep so they describe runs alike.
 BenchReport bench_report_header(const BenchOptions& o);
 
-/// Writes text to path through a temporary file and rename, so a reader (or a crash) never
-/// sees half a file. Errors name the file, after `what` (e.g. "--plot: ").
-void write_file_atomically(const std::string& path, const std::string& text,
-                           const std::string& what = "");
-
 /// Writes a report to stdout. A reader that went away (`iobench sweep ... | head -1`) ends
 /// the run quietly with 128 + SIGPIPE, as main's own output does.
 void write_stdout(const std::string& text);
+
+/// Writes the --export-json, --export-csv and --export-markdown files (an empty name: not
+/// asked for) of a run or a compare, each atomically.
+void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
+                   const BenchReport& rep);
 
 /// Draws the comparison chart to o.plot; nothing when --plot was not given.
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "presentation.h"
 #include "report/grid.h"
 #include "terminal.h"
 
@@ -73,6 +74,13 @@ void Progress::finish() {
   }
   wake_.notify_all();
   ticker_.join();
+}
+
+void Progress::print_above(const std::string& text) {
+  std::lock_guard lock(mutex_);
+  if (enabled_ && shown_ && !stop_) put("\r\x1b[K");
+  write_stdout(text);
+  if (enabled_ && shown_ && !stop_) draw_locked();
 }
 
 void Progress::tick_loop() {

@@ -29,6 +29,9 @@ class Progress {
   RunObserver observer();
   /// Erases the line and stops updating it (idempotent; the destructor calls it).
   void finish();
+  /// Writes `text` to stdout with the progress line out of its way: erased first, redrawn
+  /// below the text, so the two never interleave (the live table, live_table.h).
+  void print_above(const std::string& text);
 
  private:
   void tick_loop();

@@ -80,6 +80,9 @@ struct TraceResult {
   int exit_code = -1;  // when it exited
   int term_signal = 0; // when a signal killed it
   bool timed_out = false;  // killed by the tracer's timeout
+  // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
+  // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
+  std::vector<std::string> lost_privileges;
 };
 
 enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };

@@ -89,7 +89,10 @@ std::vector<std::uint64_t> parse_values(const Sweepable& s, const std::string& l
     start = comma + 1;
   }
   std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  // 1K,1K (or 1K,1024) would collapse into one row with nothing to compare and no knee.
+  if (auto twice = std::adjacent_find(values.begin(), values.end()); twice != values.end())
+    throw Error(fmt::format("sweep: {}: {} is given twice in '{}' (each value once)", s.flag,
+                            *twice, list));
   return values;
 }
 

@@ -26,6 +26,22 @@ bool use_color(ColorMode mode, int fd) noexcept {
   return is_terminal(fd);
 }
 
+std::size_t table_columns(std::size_t forced, int fd) noexcept {
+  if (forced > 0) return forced;
+  if (!is_terminal(fd)) return 0;  // piped: the full table, whatever reads it
+  winsize ws{};
+  if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  const char* env = std::getenv("COLUMNS");
+  const long cols = env ? std::strtol(env, nullptr, 10) : 0;
+  return cols > 0 ? static_cast<std::size_t>(cols) : 80;
+}
+
+std::size_t terminal_rows(int fd) noexcept {
+  winsize ws{};
+  if (!is_terminal(fd) || ::ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
+  return ws.ws_row;
+}
+
 std::size_t terminal_width(int fd, std::size_t fallback) noexcept {
   winsize ws{};
   if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;

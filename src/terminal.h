@@ -18,4 +18,11 @@ bool use_color(ColorMode mode, int fd) noexcept;
 /// The terminal's width in columns, or `fallback` when fd is not a terminal.
 std::size_t terminal_width(int fd, std::size_t fallback = 80) noexcept;
 
+/// The width a table on fd must fit: `forced` (--columns) when given; otherwise the
+/// terminal's (TIOCGWINSZ, then $COLUMNS, then 80); 0 (no limit) when fd is not a terminal.
+std::size_t table_columns(std::size_t forced, int fd) noexcept;
+
+/// The terminal's height in lines, or 0 when unknown or fd is not a terminal.
+std::size_t terminal_rows(int fd) noexcept;
+
 }  // namespace iobench

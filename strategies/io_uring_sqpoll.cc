@@ -1,9 +1,10 @@
 // io_uring-sqpoll: the same chunked writes as io_uring, with IORING_SETUP_SQPOLL: a kernel
 // thread polls the submission ring, so submitting is a store to shared memory, and the
 // program polls the completion ring instead of waiting in io_uring_enter. The poller goes
-// to sleep soon after it is created, so a no-op wakes it first (write calls 0 or 1: the one
-// io_uring_enter, when it had already slept); while it stays awake (it sleeps after 100 ms
-// without work) there is no other. What an expert reaches for when syscalls are the cost.
+// to sleep soon after it is created, so a no-op wakes it first, in the run's one
+// io_uring_enter (always exactly 1 write call, whatever the poller's timing); while it stays
+// awake (it sleeps after 1 s without work) there is no other. What an expert reaches for
+// when syscalls are the cost.
 // The price is a CPU: the poller spins on one core and the program spins for completions
 // on another. The poller is a thread of the process, so its CPU time is charged to the run
 // and the row's CPU column shows it (it can exceed the wall time); on a machine with fewer
@@ -20,6 +21,6 @@ StrategyOutcome run(const WriteJob& job) noexcept { return run_uring(job, UringM
 
 extern const Strategy kIoUringSqpoll = {
     "io_uring-sqpoll",
-    "io_uring with a kernel SQ polling thread: no io_uring_enter while it is awake", run};
+    "io_uring with a kernel SQ polling thread: one io_uring_enter to wake it, no other", run};
 
 }  // namespace iobench

@@ -21,6 +21,7 @@ extern const Strategy kTestCrash;
 extern const Strategy kTestHang;
 extern const Strategy kTestWrongBytes;
 extern const Strategy kTestShort;
+extern const Strategy kTestTree;
 
 namespace {
 // Pointers, not copies: the strategies are constant-initialised, so there is no
@@ -39,7 +40,7 @@ const Strategy* find_strategy(std::string_view name) noexcept {
   // The faulty ones exist only for the test suite, which opts in through the environment.
   static const char* testing = std::getenv("IOBENCH_TEST_STRATEGIES");
   if (testing && std::string_view(testing) == "1") {
-    for (const Strategy* s : {&kTestCrash, &kTestHang, &kTestWrongBytes, &kTestShort})
+    for (const Strategy* s : {&kTestCrash, &kTestHang, &kTestWrongBytes, &kTestShort, &kTestTree})
       if (s->name == name) return s;
   }
   return nullptr;

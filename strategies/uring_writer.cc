@@ -27,8 +27,10 @@ namespace {
 
 constexpr unsigned kMaxRingEntries = 32768;  // the kernel's IORING_MAX_ENTRIES
 // How long the SQPOLL thread spins without work before it sleeps (and the next submit
-// needs an io_uring_enter to wake it). Far above the gap between two rounds at any N.
-constexpr unsigned kSqThreadIdleMs = 100;
+// needs an io_uring_enter to wake it, one more write call). Far above the gap between two
+// rounds at any N, and above a loaded machine's scheduling delays, so that the count stays
+// exactly one; the poller stops with the ring at the end of the run, so it costs no more.
+constexpr unsigned kSqThreadIdleMs = 1000;
 
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -234,7 +236,7 @@ bool refused(int rc) noexcept { return rc == -ENOSYS || rc == -EPERM || rc == -E
 
 /// SQPOLL: polls the completion ring until a CQE shows. sched_yield between looks: with two
 /// cores, the poller and the io-wq worker doing the copy need them more than this loop does.
-/// Should the poller have gone to sleep (100 ms without work), the one way to wake it is an
+/// Should the poller have gone to sleep (1 s without work), the one way to wake it is an
 /// io_uring_enter, which io_uring_submit makes only then. Returns 0 or an errno value.
 int poll_cq(io_uring* ring) noexcept {
   while (io_uring_cq_ready(ring) == 0) {
@@ -255,18 +257,24 @@ int wait_for_poller(io_uring* ring) noexcept {
   return 0;
 }
 
-/// SQPOLL: the poller goes to sleep soon after it is created. One no-op wakes it (the run's
-/// one io_uring_enter, none if it had not slept yet) and its completion proves it ran: from
-/// then on it is awake and IORING_SQ_NEED_WAKEUP is clear.
-/// Without this, every chunk submitted between the wake-up and the poller's first moment
-/// on a CPU would see the flag still set and enter again. Returns 0 or an errno value.
+/// SQPOLL: the poller goes to sleep soon after it is created. One no-op, submitted and waited
+/// for in the run's one io_uring_enter, wakes it; its completion proves the poller ran: from
+/// then on it is awake and IORING_SQ_NEED_WAKEUP is clear. The enter is made whether or not
+/// the poller had slept yet (the wait for the completion needs it), so a run always counts
+/// exactly one: a count that depended on the poller's timing would make baselines flap.
+/// Without the wake-up, every chunk submitted between the wake-up and the poller's first
+/// moment on a CPU would see the flag still set and enter again. Returns 0 or an errno value.
 int wake_poller(io_uring* ring) noexcept {
   io_uring_sqe* sqe = io_uring_get_sqe(ring);
   if (sqe == nullptr) return EBUSY;
   io_uring_prep_nop(sqe);
-  const int rc = io_uring_submit(ring);
-  if (rc < 0) return -rc;
-  if (int err = poll_cq(ring)) return err;
+  // wait_nr 1 makes liburing enter with IORING_ENTER_GETEVENTS even when the poller is awake
+  // (adding IORING_ENTER_SQ_WAKEUP when it is asleep): one enter, never zero.
+  int rc = 0;
+  do {
+    rc = io_uring_submit_and_wait(ring, 1);
+  } while (rc == -EINTR && io_uring_cq_ready(ring) == 0);
+  if (rc < 0 && rc != -EINTR) return -rc;
   io_uring_cqe* cqe = nullptr;
   if (io_uring_peek_cqe(ring, &cqe) != 0) return EIO;
   const int res = cqe->res;

@@ -12,9 +12,9 @@ enum class UringMode {
   /// One io_uring_enter per round both submits and waits (liburing's io_uring-cp.c).
   kEnter,
   /// IORING_SETUP_SQPOLL: a kernel thread polls the submission ring, so submitting is a
-  /// store to shared memory, and completions are polled from the completion ring. At most
+  /// store to shared memory, and completions are polled from the completion ring. Exactly
   /// one io_uring_enter, to wake the poller at the start (it sleeps soon after creation);
-  /// none after that while it stays awake (it sleeps after 100 ms without work).
+  /// none after that while it stays awake (it sleeps after 1 s without work).
   kSqpoll,
 };
 

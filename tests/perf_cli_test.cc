@@ -15,10 +15,7 @@ using testing::ProcessOutput;
 using testing::run_process;
 using testing::ScratchDir;
 
-ProcessOutput iobench(std::vector<std::string> args) {
-  args.insert(args.begin(), IOBENCH_BIN);
-  return run_process(args);
-}
+using testing::iobench;
 
 /// Why perf counting cannot run here, after mounting tracefs if it is missing (root only).
 /// Left mounted: unmounting would race with a parallel test that found it mounted.

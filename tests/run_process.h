@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,6 +61,14 @@ inline ProcessOutput run_process(const std::vector<std::string>& args) {
   return r;
 }
 
+#ifdef IOBENCH_BIN
+/// The iobench under test, run with `args` as a user would run it.
+inline ProcessOutput iobench(std::vector<std::string> args) {
+  args.insert(args.begin(), IOBENCH_BIN);
+  return run_process(args);
+}
+#endif
+
 /// A private scratch directory for one test, removed with its contents.
 class ScratchDir {
  public:
@@ -83,6 +92,28 @@ class ScratchDir {
 
  private:
   std::string path_;
+};
+
+/// A small tmpfs of our own, unmounted at the end (root only; mounted() says if it worked).
+class Tmpfs {
+ public:
+  explicit Tmpfs(const std::string& options) {
+    char tmpl[] = "/tmp/iobench-tmpfs.XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, options.c_str()) == 0;
+  }
+  ~Tmpfs() {
+    if (mounted_) ::umount2(path_.c_str(), MNT_DETACH);
+    ::rmdir(path_.c_str());
+  }
+  Tmpfs(const Tmpfs&) = delete;
+  Tmpfs& operator=(const Tmpfs&) = delete;
+  bool mounted() const { return mounted_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  bool mounted_ = false;
 };
 
 }  // namespace iobench::testing

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_probe.h"
 #include "line_format.h"
 #include "registry.h"
 #include "strategy.h"
@@ -54,6 +55,7 @@ class TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   std::string file(const char* name) const { return (path_ / name).string(); }
+  std::string path() const { return path_.string(); }
 
  private:
   fs::path path_;
@@ -91,8 +93,10 @@ WriteJob make_job(const std::string& path, std::uint64_t lines, StrategyParams p
   return WriteJob{path.c_str(), params, expected_bytes(lines)};
 }
 
-bool is_io_uring(const Strategy* s) {
-  return s->name == "io_uring" || s->name == "io_uring-sqpoll";
+/// Why `s` may report unsupported here (the kernel refuses its ring, or `dir` cannot do
+/// --direct), or "" when it must run: any other unsupported is a failure, not a skip.
+std::string may_refuse(const Strategy* s, const StrategyParams& p, const std::string& dir) {
+  return testing::may_be_unsupported(s->name, p.direct, dir);
 }
 
 /// Honour --direct (the rest refuse it before creating anything).
@@ -249,7 +253,8 @@ TEST_P(WritesExactStream, ByteForByte) {
   const std::string path = dir.file("out");
   const StrategyOutcome out = c.strategy->run(make_job(path, c.lines, c.params));
   // Where io_uring (or SQPOLL) is not allowed, or the filesystem refuses O_DIRECT (tmpfs).
-  if (out.status == RunStatus::kUnsupported && (is_io_uring(c.strategy) || c.params.direct))
+  if (out.status == RunStatus::kUnsupported &&
+      !may_refuse(c.strategy, c.params, dir.path()).empty())
     GTEST_SKIP() << out.message;
   ASSERT_EQ(out.status, RunStatus::kOk) << out.message;
   if (c.strategy->writes_file) {
@@ -266,10 +271,11 @@ INSTANTIATE_TEST_SUITE_P(Strategies, WritesExactStream, ::testing::ValuesIn(case
 
 class EveryStrategy : public ::testing::TestWithParam<const Strategy*> {
  protected:
-  /// Runs the strategy; false (and the test is skipped) where io_uring is unavailable.
+  /// Runs the strategy; false (and the test is skipped) where the kernel refuses io_uring.
   bool run(const WriteJob& job, StrategyOutcome& out) {
     out = GetParam()->run(job);
-    return !(out.status == RunStatus::kUnsupported && is_io_uring(GetParam()));
+    return !(out.status == RunStatus::kUnsupported &&
+             !testing::may_be_unsupported(GetParam()->name, false, "").empty());
   }
 };
 
@@ -334,7 +340,9 @@ TEST_P(EveryStrategy, ReportsAFailedWriteWithItsErrno) {
   const StrategyOutcome out = *result;
   ::munmap(shared, sizeof(StrategyOutcome));
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
-  if (out.status == RunStatus::kUnsupported && is_io_uring(GetParam())) GTEST_SKIP() << out.message;
+  if (out.status == RunStatus::kUnsupported &&
+      !testing::may_be_unsupported(GetParam()->name, false, "").empty())
+    GTEST_SKIP() << out.message;
 
   if (!GetParam()->writes_file) {  // format-only never writes, so it cannot hit the limit
     EXPECT_EQ(out.status, RunStatus::kOk) << out.message;
@@ -427,11 +435,14 @@ TEST(Direct, ABufferOffTheBlockSizeIsUnsupported) {
     p.buffer_size = 1000;  // no filesystem aligns direct I/O to 1000 bytes
     const StrategyOutcome out = find_strategy(name)->run(make_job(dir.file("out"), 1000, p));
     EXPECT_EQ(out.status, RunStatus::kUnsupported) << name << ": " << out.message;
-    // tmpfs refuses earlier, for its own reason; elsewhere the alignment is the reason.
+    // A filesystem without direct I/O (the probe, not the message, says so) is refused
+    // earlier, for its own reason; everywhere else the alignment is the reason.
     const std::string message = out.message;
-    if (message.find("tmpfs") == std::string::npos &&
-        message.find("refuses") == std::string::npos) {
+    if (!testing::may_be_unsupported(name, false, "").empty()) continue;  // no ring at all
+    if (testing::direct_refused(dir.path()).empty()) {
       EXPECT_NE(message.find("not a multiple"), std::string::npos) << message;
+    } else {
+      EXPECT_EQ(message.rfind("--direct: ", 0), 0u) << message;
     }
   }
 }

@@ -35,7 +35,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+tools/machine.sh
 strategies=buffered,io_uring,mmap,single-write,format-only
 reference() {  # round, before|after
   "$micro" --benchmark_filter="^format/to_chars_loop/$lines\$" --benchmark_repetitions=7 \

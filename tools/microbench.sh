@@ -21,6 +21,6 @@ while [ $# -gt 0 ]; do
 done
 [ -x "$bin" ] || { echo "microbench.sh: no binary at $bin (build it, or pass --bin)" >&2; exit 2; }
 # Load from other work is the usual reason for a noisy run: say so next to the numbers.
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs" >&2
+tools/machine.sh >&2
 "$bin" --benchmark_out="$out" --benchmark_out_format=json "${args[@]}"
 echo "JSON: $out" >&2

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Scale: runs strategies over N = 1e3 .. 1e7 lines (1e8, 1.4 GB per file, with --with-1e8),
-# untraced, and prints for each strategy the median time at every N, a least-squares fit
-# time = a + b*N (slope b in ns per line, and R^2), and the peak RSS at the largest N:
+# untraced, and prints for each strategy the median time at every N, the cost per line, where
+# time becomes linear in N, and the peak RSS at the largest N:
+#   ns/line       the slope of the top decade: (time at the largest N - time at the one
+#                 before) / (difference in N), the marginal cost of a line at scale
+#   linear from   the smallest N from which every decade's slope is within 25% of ns/line:
+#                 below it a fixed cost (a fork, a thread waking) hides the lines. Each decade
+#                 is judged on its own, unlike a least-squares fit over 1e3..1e8, whose R^2 is
+#                 decided by the largest N alone and scores a row flat up to 1e5 as a line.
 #   parent  VmHWM of the iobench process itself (polled from /proc while it runs; a lower
 #           bound, but its peak is the streaming check, which runs between child runs)
 #   max     GNU time's "Maximum resident set size": the largest of iobench and every child
@@ -28,7 +34,7 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --with-1e8) sizes+=(100000000); shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "scale.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -65,10 +71,11 @@ measure() {
 
 label() { awk -v n="$1" 'BEGIN { printf "1e%d", log(n) / log(10) + 0.5 }'; }
 fs=$(findmnt -n -o FSTYPE -T "$dir" 2>/dev/null || echo unknown)
-printf '%s' "iobench scale: $(nproc) CPUs, kernel $(uname -r), $dir on $fs, median of $runs runs per point"
+tools/machine.sh
+printf '%s' "iobench scale: $dir on $fs, median of $runs runs per point"
 printf '\n\n%-16s' strategy
 for n in "${sizes[@]}"; do printf '%12s' "N=$(label "$n")"; done
-printf '%12s%8s%14s%14s  %s\n' "ns/line" "R^2" "parent RSS" "max RSS" "RSS check (largest N run)"
+printf '%12s%13s%14s%14s  %s\n' "ns/line" "linear from" "parent RSS" "max RSS" "RSS check (largest N run)"
 
 fail=0
 IFS=, read -r -a list <<<"$strategies"
@@ -88,13 +95,17 @@ for s in "${list[@]}"; do
       printf '%12s' "$status"
     fi
   done
-  # Least squares over the measured points: time = a + b*N.
-  awk '{ n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2; syy += $2 * $2 }
+  # The slope of each decade, and the smallest N from which all are within 25% of the top one.
+  awk '{ x[++n] = $1; y[n] = $2 }
        END {
-         if (n < 2) { printf "%12s%8s", "-", "-"; exit }
-         d = n * sxx - sx * sx; b = (n * sxy - sx * sy) / d; a = (sy - b * sx) / n
-         r = (n * sxy - sx * sy) / sqrt(d * (n * syy - sy * sy))
-         printf "%12.2f%8.4f", b, r * r
+         if (n < 2) { printf "%12s%13s", "-", "-"; exit }
+         top = (y[n] - y[n - 1]) / (x[n] - x[n - 1]); from = n - 1
+         for (k = n - 2; k >= 1; k--) {
+           slope = (y[k + 1] - y[k]) / (x[k + 1] - x[k])
+           if (top <= 0 || slope < 0.75 * top || slope > 1.25 * top) break
+           from = k
+         }
+         printf "%12.2f%13s", top, sprintf("1e%d", log(x[from]) / log(10) + 0.5)
        }' "$tmp/points"
   read -r parent any status at <<<"$last"
   printf '%11.1f MiB%10.1f MiB' "$(awk -v k="$parent" 'BEGIN {print k / 1024}')" \

@@ -22,7 +22,7 @@ namespace iobench {
 struct TraceOptions {
   bool count_only = false;  // one stop per call: counts only (no bytes, no times)
   bool trace_all = false;   // every syscall, not just the write family
-  bool pin = true;          // tracer and child on one CPU (cheaper stops)
+  bool pin = false;         // pin the tracer to its CPU (never the child); README "Pinning"
 };
 
 /// What one traced call of a function saw.

@@ -1,6 +1,7 @@
 #include "report/grid.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace iobench {
@@ -11,8 +12,17 @@ std::string paint(const std::string& text, const char* sgr, bool color) {
 }
 
 std::size_t display_width(const std::string& s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      // An SGR sequence takes no room: skip to its final letter.
+      i += 2;
+      while (i < s.size() && !std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+      continue;
+    }
+    if ((s[i] & 0xC0) != 0x80) ++n;
+  }
+  return n;
 }
 
 std::string bar(double fraction, std::size_t width) {
@@ -27,41 +37,208 @@ std::string bar(double fraction, std::size_t width) {
   return out;
 }
 
-std::string render_grid(const std::vector<GridColumn>& cols,
-                        const std::vector<std::vector<GridCell>>& rows, bool color) {
-  std::vector<std::size_t> w(cols.size());
-  bool two_line = false;
+GridColumn bar_column(std::size_t width, int drop) {
+  GridColumn c("", false, "", 1, drop);
+  c.bar_width = width;
+  return c;
+}
+
+namespace {
+
+constexpr std::size_t kNarrowestBar = 3;
+
+/// Which columns a grid shows and how wide each is.
+struct Layout {
+  std::vector<bool> shown;
+  std::vector<std::size_t> bar_width;  // per column; 0 for text columns
+  std::vector<std::size_t> width;
+};
+
+std::string cell_text(const GridCell& cell, std::size_t bar_width) {
+  if (bar_width == 0 || cell.fraction < 0) return cell.text;
+  return bar(cell.fraction, bar_width);
+}
+
+void measure(Layout& l, const std::vector<GridColumn>& cols,
+             const std::vector<std::vector<GridCell>>& rows) {
   for (std::size_t c = 0; c < cols.size(); ++c) {
-    w[c] = std::max(display_width(cols[c].title), display_width(cols[c].over));
-    two_line = two_line || !cols[c].over.empty();
-    for (const auto& row : rows) w[c] = std::max(w[c], display_width(row[c].text));
+    l.width[c] = std::max(display_width(cols[c].title), display_width(cols[c].over));
+    for (const auto& row : rows)
+      l.width[c] = std::max(l.width[c], display_width(cell_text(row[c], l.bar_width[c])));
   }
+}
+
+std::size_t total_width(const Layout& l, const std::vector<GridColumn>& cols) {
+  std::size_t total = 0;
+  bool first = true;
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    if (!l.shown[c]) continue;
+    total += l.width[c] + (first ? 0 : cols[c].gap);
+    first = false;
+  }
+  return total;
+}
+
+/// One step toward `max_width`: narrow the bars, else drop the highest-ranked column.
+bool shrink(Layout& l, const std::vector<GridColumn>& cols) {
+  bool narrowed = false;
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    if (l.shown[c] && l.bar_width[c] > kNarrowestBar) {
+      --l.bar_width[c];
+      narrowed = true;
+    }
+  }
+  if (narrowed) return true;
+  std::size_t victim = cols.size();
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    if (l.shown[c] && cols[c].drop > 0 &&
+        (victim == cols.size() || cols[c].drop > cols[victim].drop))
+      victim = c;
+  if (victim == cols.size()) return false;
+  l.shown[victim] = false;
+  return true;
+}
+
+Layout lay_out(const std::vector<GridColumn>& cols, const std::vector<std::vector<GridCell>>& rows,
+               std::size_t max_width) {
+  Layout l{std::vector<bool>(cols.size(), true), {}, std::vector<std::size_t>(cols.size())};
+  for (const auto& c : cols) l.bar_width.push_back(c.bar_width);
+  measure(l, cols, rows);
+  while (max_width > 0 && total_width(l, cols) > max_width && shrink(l, cols))
+    measure(l, cols, rows);
+  return l;
+}
+
+}  // namespace
+
+std::string render_grid(const std::vector<GridColumn>& cols,
+                        const std::vector<std::vector<GridCell>>& rows, bool color,
+                        std::size_t max_width) {
+  const Layout l = lay_out(cols, rows, max_width);
   auto line = [&](const std::vector<GridCell>& cells) {
     std::string out;
+    bool first = true;
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(w[c] - display_width(cells[c].text), ' ');
-      if (c) out += std::string(cols[c].gap, ' ');
-      const std::string text = paint(cells[c].text, cells[c].sgr, color);
-      out += cols[c].right ? pad + text : text + pad;
+      if (!l.shown[c]) continue;
+      const std::string text = cell_text(cells[c], l.bar_width[c]);
+      std::string pad(l.width[c] - display_width(text), ' ');
+      if (!first) out += std::string(cols[c].gap, ' ');
+      first = false;
+      const std::string painted = paint(text, cells[c].sgr, color);
+      out += cols[c].right ? pad + painted : painted + pad;
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + "\n";
   };
   std::string out;
   std::vector<GridCell> over, titles;
+  bool two_line = false;
   for (const auto& c : cols) {
     over.emplace_back(c.over, style::kBold);
     titles.emplace_back(c.title, style::kBold);
   }
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    two_line = two_line || (l.shown[c] && !cols[c].over.empty());
   if (two_line) out += line(over);
   out += line(titles);
-  std::size_t total = 0;
-  for (std::size_t c = 0; c < cols.size(); ++c) total += w[c] + (c ? cols[c].gap : 0);
   std::string rule;
-  for (std::size_t i = 0; i < total; ++i) rule += "─";
+  for (std::size_t i = 0, n = total_width(l, cols); i < n; ++i) rule += "─";
   out += paint(rule, style::kDim, color) + "\n";
   for (const auto& row : rows) out += line(row);
   return out;
+}
+
+namespace {
+
+std::size_t leading_spaces(const std::string& s) {
+  std::size_t n = 0;
+  while (n < s.size() && s[n] == ' ') ++n;
+  return n;
+}
+
+/// One line wrapped at spaces; a word longer than the room left stands alone on its line.
+std::string wrap_line(const std::string& line, std::size_t width) {
+  const std::size_t indent = leading_spaces(line);
+  const std::string hang(indent + 2, ' ');
+  std::string out = line.substr(0, indent), word;
+  std::size_t col = indent;
+  bool line_empty = true;
+  auto flush = [&] {
+    if (word.empty()) return;
+    const std::size_t w = display_width(word);
+    if (!line_empty && col + 1 + w > width) {
+      out += "\n" + hang;
+      col = hang.size();
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += w;
+    line_empty = false;
+    word.clear();
+  };
+  for (std::size_t i = indent; i < line.size(); ++i) {
+    if (line[i] == ' ') {
+      flush();
+    } else {
+      word += line[i];
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+std::string wrap_lines(const std::string& text, std::size_t width) {
+  if (width == 0) return text;
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    const bool newline = end != std::string::npos;
+    if (!newline) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    out += display_width(line) <= width ? line : wrap_line(line, width);
+    if (newline) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+bool fits(const std::string& text, std::size_t width) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (display_width(text.substr(start, end - start)) > width) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+std::string reflow(const std::string& text, std::size_t width) {
+  // Text that fits keeps its hand-made breaks: a wide terminal shows today's layout.
+  if (width == 0 || fits(text, width)) return text;
+  std::string joined;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    const bool continues = !joined.empty() && joined.back() == '\n' && leading_spaces(line) == 2;
+    if (continues) {
+      joined.back() = ' ';
+      line.erase(0, 2);
+    }
+    joined += line;
+    if (end < text.size()) joined += '\n';
+    start = end + 1;
+  }
+  return wrap_lines(joined, width);
 }
 
 }  // namespace iobench

@@ -26,7 +26,8 @@ inline constexpr const char* kReset = "\x1b[0m";
 /// Text wrapped in a style (and a reset) when colour is on; the text alone otherwise.
 std::string paint(const std::string& text, const char* sgr, bool color);
 
-/// Display width of UTF-8 text: code points, not bytes (µ, ×, — and ▉ are one column each).
+/// Display width of UTF-8 text: code points, not bytes (µ, ×, — and ▉ are one column each);
+/// escape sequences take none.
 std::size_t display_width(const std::string& s);
 
 /// A horizontal bar of `width` columns filled to `fraction` (0..1) in eighths of a column
@@ -35,24 +36,50 @@ std::size_t display_width(const std::string& s);
 std::string bar(double fraction, std::size_t width);
 
 struct GridColumn {
-  GridColumn(std::string t, bool r = true, std::string o = {}, std::size_t g = 2)
-      : title(std::move(t)), right(r), over(std::move(o)), gap(g) {}
+  GridColumn(std::string t, bool r = true, std::string o = {}, std::size_t g = 2, int d = 0)
+      : title(std::move(t)), right(r), over(std::move(o)), gap(g), drop(d) {}
   std::string title;  // bottom header line
   bool right;         // numbers right-aligned, names left
   std::string over;   // optional top header line (two-line headers keep columns narrow)
   std::size_t gap;    // spaces before this column (a bar sits one space from its number)
+  /// When the grid must fit a width, columns go in order of this rank, highest first;
+  /// 0 never goes. Bars narrow before anything goes.
+  int drop;
+  std::size_t bar_width = 0;  // >0: a bar column of this many columns (cells carry a fraction)
 };
+
+/// A column of bars, drawn at layout time so that they can narrow to fit.
+GridColumn bar_column(std::size_t width, int drop);
 
 struct GridCell {
   GridCell(std::string t = {}, const char* s = style::kNone) : text(std::move(t)), sgr(s) {}
   GridCell(const char* t, const char* s = style::kNone) : text(t), sgr(s) {}
+  /// A bar cell: filled to `f` (0..1) of the column's width; a negative f draws nothing.
+  static GridCell bar(double f, const char* s = style::kNone) {
+    GridCell c(std::string{}, s);
+    c.fraction = f;
+    return c;
+  }
   std::string text;
   const char* sgr;
+  double fraction = -1;
 };
 
 /// Header lines, a rule, and one line per row; trailing blanks trimmed. Styles are applied
-/// after padding, so escape codes never disturb the alignment.
+/// after padding, so escape codes never disturb the alignment. With `max_width` > 0, bars
+/// narrow (to 3 columns) and then columns are dropped by their rank until every line fits.
 std::string render_grid(const std::vector<GridColumn>& cols,
-                        const std::vector<std::vector<GridCell>>& rows, bool color = false);
+                        const std::vector<std::vector<GridCell>>& rows, bool color = false,
+                        std::size_t max_width = 0);
+
+/// Each line of `text` wrapped at word boundaries to `width` columns, continuation lines
+/// indented two more than the line they continue; `text` unchanged when width is 0.
+std::string wrap_lines(const std::string& text, std::size_t width);
+/// Whether every line of `text` is at most `width` columns wide.
+bool fits(const std::string& text, std::size_t width);
+/// Like wrap_lines, but a line that starts with two spaces first rejoins the line before it
+/// (hand-wrapped notes become one paragraph), so the text reflows to any width; text that
+/// already fits is returned as it is.
+std::string reflow(const std::string& text, std::size_t width);
 
 }  // namespace iobench

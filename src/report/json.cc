@@ -1,8 +1,7 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "report/json_result.h"
 #include "report/reporter.h"
@@ -30,7 +29,8 @@ json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMod
     const bool measured = timed && st.timed_calls > 0;
     out[name] = {{"calls", st.calls},
                  {"errors", timed ? json(st.errors) : json(nullptr)},
-                 {"bytes", timed ? json(st.bytes) : json(nullptr)},
+                 // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
+                 {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
                  {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
                  {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
                  {"estimated", timed ? json(st.estimated()) : json(nullptr)},
@@ -45,17 +45,20 @@ json files_json(const TraceResult& t) {
   json out = json::array();
   const bool timed = t.mode == TraceMode::kTiming;
   for (const FileStats& f : t.files) {
+    // Written to only through calls that return no byte count (a ring, fsync): unknown.
+    const bool counted = std::any_of(f.syscalls.begin(), f.syscalls.end(),
+                                     [](const auto& s) { return moves_data(s.first); });
     out.push_back({{"path", f.path},
                    {"calls", f.calls()},
-                   {"bytes", timed ? json(f.bytes()) : json(nullptr)},
+                   {"bytes", timed && counted ? json(f.bytes()) : json(nullptr)},
                    {"syscalls", syscalls_json(f.syscalls, t.mode)}});
   }
   return out;
 }
 
 json stats_json(const Stats& s) {
-  return {{"median", s.median}, {"mean", s.mean},       {"stddev", s.stddev},
-          {"min", s.min},       {"max", s.max},         {"samples", s.samples}};
+  return {{"median", s.median}, {"mean", s.mean}, {"stddev", s.stddev},
+          {"min", s.min},       {"max", s.max},   {"samples", s.samples}};
 }
 
 template <typename T>
@@ -75,11 +78,11 @@ json result_json(const StrategyResult& r) {
       {"verified", optional_json(r.verified)},
       {"time_ns", measured ? stats_json(r.time_ns) : json(nullptr)},
       {"cpu_ns", measured ? json{{"median", r.cpu_ns.median}} : json(nullptr)},
-      {"page_faults", measured ? json{{"minor", r.minor_faults}, {"major", r.major_faults}}
-                               : json(nullptr)},
-      {"context_switches", measured ? json{{"voluntary", r.voluntary_cs},
-                                           {"involuntary", r.involuntary_cs}}
-                                    : json(nullptr)},
+      {"page_faults",
+       measured ? json{{"minor", r.minor_faults}, {"major", r.major_faults}} : json(nullptr)},
+      {"context_switches",
+       measured ? json{{"voluntary", r.voluntary_cs}, {"involuntary", r.involuntary_cs}}
+                : json(nullptr)},
       {"syscalls", json::object()},
       {"files", json::array()},
       {"write_calls", optional_json(r.write_calls)},
@@ -121,7 +124,8 @@ std::string render_json(const BenchReport& rep) {
         {"runs", rep.runs},
         {"warmup", rep.warmup},
         {"buffer_size", rep.params.buffer_size},
-        {"stdio_buffer", rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
+        {"stdio_buffer",
+         rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
         {"sync", to_string(rep.params.sync)},
         {"direct", rep.params.direct},
         {"batch", rep.params.batch},
@@ -144,7 +148,8 @@ std::string render_json(const BenchReport& rep) {
                           "batch", "queue_depth", "map_window", "sync", "direct"})
       config[k] = nullptr;
     json commands = json::array();
-    for (const auto& c : rep.commands) commands.push_back({{"name", c.name}, {"command", c.command}});
+    for (const auto& c : rep.commands)
+      commands.push_back({{"name", c.name}, {"command", c.command}});
     config["commands"] = commands;
   }
   return doc.dump(2) + "\n";
@@ -163,7 +168,8 @@ std::string render_trace_json(const TraceReport& rep) {
       {"mode", t.mode == TraceMode::kTiming ? "timing" : "count"},
       {"backend", t.backend},
       {"pinned", t.pinned},
-      {"overhead_ns", t.mode == TraceMode::kTiming && t.available ? json(t.overhead_ns) : json(nullptr)},
+      {"overhead_ns",
+       t.mode == TraceMode::kTiming && t.available ? json(t.overhead_ns) : json(nullptr)},
       {"syscalls", t.available ? syscalls_json(t.syscalls, t.mode) : json(nullptr)},
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
@@ -171,6 +177,8 @@ std::string render_trace_json(const TraceReport& rep) {
       {"busy_share", t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
+      {"timed_out", t.timed_out},
+      {"error", rep.error.empty() ? json(nullptr) : json(rep.error)},
   };
   if (rep.per_process) {
     json procs = json::array();

@@ -2,6 +2,7 @@
 // bytes go is the caller's job. All of them are fed the same BenchReport.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,13 @@ struct BenchReport {
   std::uint64_t block_size = 0;
   // `iobench compare`: what each row ran, in order (rows are commands, not strategies).
   std::vector<CommandInfo> commands;
-  // The terminal table only: escape codes, and row order.
+  // The terminal table only: escape codes, row order, the width to fit (0: no limit, as when
+  // piped), and whether this is the table so far of a run still going (no summary or notes).
   bool color = false;
   SortOrder sort = SortOrder::kRegistry;
   bool latency = false;  // --latency: the write calls' p50/p99/max columns
+  std::size_t columns = 0;
+  bool live = false;
 };
 
 /// What `iobench trace` shows.
@@ -50,6 +54,7 @@ struct TraceReport {
   std::vector<std::string> command;
   TraceResult trace;
   bool per_process = false;
+  std::string error;  // why the command did not run or finish ("cannot execute …"), or ""
 };
 
 std::string render_table(const BenchReport& report);

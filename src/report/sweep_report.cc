@@ -48,6 +48,50 @@ std::string format_sweep_value(const SweepReport& rep, std::uint64_t value) {
   return rep.sizes ? exact_size(value) : format_count(value);
 }
 
+namespace {
+
+std::string name_of(const SweepReport& rep) {
+  std::string name = rep.flag.substr(2);
+  std::replace(name.begin(), name.end(), '-', ' ');
+  return name;
+}
+
+/// The knee (or why there is none) and the share notes, under the sweep table.
+std::string sweep_notes(const SweepReport& rep, const std::string& name, bool over_100, bool lost,
+                        bool color) {
+  const bool lines = rep.parameter == "lines";
+  std::string out;
+  if (lines) {
+    out +=
+        "A scaling sweep has no knee: read the time per line (constant when the cost is per "
+        "line).\n";
+  } else if (rep.knee) {
+    const SweepPoint& k = rep.points[*rep.knee];
+    const SweepPoint* best = &k;
+    for (const auto& p : rep.points)
+      if (measured(p) && p.result.time_ns.median < best->result.time_ns.median) best = &p;
+    out += paint(fmt::format("knee: {} {}", name, format_sweep_value(rep, k.value)), style::kBold,
+                 color);
+    out += fmt::format(" ({}): no larger {} made the median time 10% faster or more",
+                       format_duration(k.result.time_ns.median), name);
+    if (best != &k)
+      out += fmt::format(";\n  the fastest, {} at {}, is within 10% of it",
+                         format_duration(best->result.time_ns.median),
+                         format_sweep_value(rep, best->value));
+    out += ".\n";
+  } else {
+    out += fmt::format(
+        "knee: none in this range: the largest {} still made the median time 10% faster or\n"
+        "  more (knee: the smallest value beyond which no larger one does).\n",
+        name);
+  }
+  if (over_100) out += paint(kShareNote, style::kDim, color) + std::string("\n");
+  if (lost) out += paint(kLostNote, style::kDim, color) + std::string("\n");
+  return out;
+}
+
+}  // namespace
+
 std::string render_sweep_table(const SweepReport& rep) {
   const BenchReport& b = rep.base;
   const bool color = b.color;
@@ -61,22 +105,22 @@ std::string render_sweep_table(const SweepReport& rep) {
     if (p.result.write_calls)
       max_calls = std::max(max_calls, static_cast<double>(*p.result.write_calls));
   }
-  std::string value_title = rep.flag.substr(2);
-  std::replace(value_title.begin(), value_title.end(), '-', ' ');
+  const std::string value_title = name_of(rep);
   std::vector<GridColumn> cols = {
+      // Drop ranks as in the strategies table (table.cc).
       {value_title, true},
       {"calls", true, "write"},
-      {"", false, "", 1},
-      {"call", true, "bytes/"},
+      bar_column(8, 4),
+      {"call", true, "bytes/", 2, 5},
       {"median", true, "time"},
-      {"±σ", true, "", 1},
-      {"", false, "", 1},
+      {"±σ", true, "", 1, 6},
+      bar_column(8, 3),
       lines ? GridColumn{"line", true, "per"}
             : GridColumn{first ? format_sweep_value(rep, first->value) : "first", true, "vs"},
-      {"time", true, "syscall"},
-      {"time", true, "% of"},
-      {"CPU", true},
-      {"faults", true},
+      {"time", true, "syscall", 2, 2},
+      {"time", true, "% of", 2, 1},
+      {"CPU", true, "", 2, 7},
+      {"faults", true, "", 2, 8},
   };
   std::vector<std::vector<GridCell>> rows;
   std::vector<std::string> errors;
@@ -105,10 +149,10 @@ std::string render_sweep_table(const SweepReport& rep) {
     }
     const double med = r.time_ns.median;
     std::string calls = r.write_calls ? format_count(*r.write_calls) : kNone;
-    std::string calls_bar, per_call = kNone, sys_time = kNone, share = kNone;
+    std::string per_call = kNone, sys_time = kNone, share = kNone;
+    double calls_bar = -1;
     if (r.write_calls && max_calls > 0)
-      calls_bar =
-          bar(std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls), 8);
+      calls_bar = std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls);
     if (r.write_calls && *r.write_calls > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
     sys_time = format_syscall_time(r);
@@ -125,13 +169,13 @@ std::string render_sweep_table(const SweepReport& rep) {
     const bool knee = rep.knee && *rep.knee == i;
     rows.push_back({{knee ? "knee ▶ " + value : value, knee ? style::kBold : style::kNone},
                     calls,
-                    {calls_bar, style::kCyan},
+                    GridCell::bar(calls_bar, style::kCyan),
                     per_call,
                     format_duration(med),
                     r.time_ns.samples.size() > 1 && r.time_ns.mean > 0
                         ? fmt::format("±{:.0f}%", 100 * r.time_ns.stddev / r.time_ns.mean)
                         : kNone,
-                    {max_time > 0 ? bar(med / max_time, 8) : "", style::kGreen},
+                    GridCell::bar(max_time > 0 ? med / max_time : -1, style::kGreen),
                     rel,
                     sys_time,
                     share,
@@ -143,39 +187,13 @@ std::string render_sweep_table(const SweepReport& rep) {
   if (!lines)
     what += fmt::format(" · {} lines ({})", format_count(b.lines),
                         format_bytes(static_cast<double>(b.bytes)));
-  std::string out = render_heading(b, what, "value");
-  out += render_grid(cols, rows, color);
+  std::string out = wrap_lines(render_heading(b, what, "value"), b.columns);
+  out += render_grid(cols, rows, color, b.columns);
   out += "\n";
-  const std::string name = value_title;
-  if (lines) {
-    out +=
-        "A scaling sweep has no knee: read the time per line (constant when the cost is per "
-        "line).\n";
-  } else if (rep.knee) {
-    const SweepPoint& k = rep.points[*rep.knee];
-    const SweepPoint* best = &k;
-    for (const auto& p : rep.points)
-      if (measured(p) && p.result.time_ns.median < best->result.time_ns.median) best = &p;
-    out += paint(fmt::format("knee: {} {}", name, format_sweep_value(rep, k.value)), style::kBold,
-                 color);
-    out += fmt::format(" ({}): no larger {} made the median time 10% faster or more",
-                       format_duration(k.result.time_ns.median), name);
-    if (best != &k)
-      out += fmt::format(";\n  the fastest, {} at {}, is within 10% of it",
-                         format_duration(best->result.time_ns.median),
-                         format_sweep_value(rep, best->value));
-    out += ".\n";
-  } else {
-    out += fmt::format(
-        "knee: none in this range: the largest {} still made the median time 10% faster or\n"
-        "  more (knee: the smallest value beyond which no larger one does).\n",
-        name);
-  }
-  if (over_100) out += paint(kShareNote, style::kDim, color) + std::string("\n");
-  if (lost) out += paint(kLostNote, style::kDim, color) + std::string("\n");
+  out += reflow(sweep_notes(rep, value_title, over_100, lost, color), b.columns);
   out += "\n";
-  out += render_provenance(b, "value");
-  for (const auto& e : errors) out += e + "\n";
+  out += reflow(render_provenance(b, "value"), b.columns);
+  for (const auto& e : errors) out += wrap_lines(e, b.columns) + "\n";
   return out;
 }
 

@@ -40,7 +40,13 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
   if (!rep.commands.empty()) return out;
   const StrategyResult* floor = find_ok(rep, "format-only");
   auto faults = [](const StrategyResult& r) { return r.minor_faults + r.major_faults; };
-  if (const StrategyResult* m = find_ok(rep, "mmap")) {
+  if (const StrategyResult* m = find_ok(rep, "mmap"); m && rep.bytes == 0) {
+    // Nothing to map: every fault is the child's own start-up, as in any other row.
+    out.push_back(fmt::format(
+        "mmap: no write calls, and at 0 lines nothing to map: its {} page faults are the "
+        "child's\n  own start-up (its code, libraries and stack), as in every row.",
+        format_count(faults(*m))));
+  } else if (m) {
     std::string extra;
     if (floor && faults(*m) > faults(*floor))
       extra = fmt::format(" ({} more than format-only)", format_count(faults(*m) - faults(*floor)));
@@ -71,12 +77,17 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
                     calls, cpu));
   }
   if (const StrategyResult* q = find_ok(rep, "io_uring-sqpoll")) {
+    std::string calls = "its write calls wake";
+    if (q->write_calls)
+      calls = *q->write_calls == 1 ? "its 1 write call is the io_uring_enter that wakes"
+                                   : fmt::format("its {} write calls are io_uring_enters that wake",
+                                                 format_count(*q->write_calls));
     out.push_back(fmt::format(
-        "io_uring-sqpoll: {} write calls: a kernel thread polls the ring, so submitting is a "
-        "store\n"
-        "  to memory. The price is CPU: that thread spins and is charged to it (CPU {}, wall {}).",
-        q->write_calls ? format_count(*q->write_calls) : "no", format_duration(q->cpu_ns.median),
-        format_duration(q->time_ns.median)));
+        "io_uring-sqpoll: {} the kernel thread\n"
+        "  polling the ring; after that, submitting is a store to memory. The price is CPU: "
+        "that\n"
+        "  thread spins and is charged to it (CPU {}, wall {}).",
+        calls, format_duration(q->cpu_ns.median), format_duration(q->time_ns.median)));
   }
   if (const StrategyResult* st = find_ok(rep, "stdio")) {
     const std::uint64_t size = rep.params.stdio_buffer ? rep.params.stdio_buffer : rep.block_size;
@@ -129,19 +140,22 @@ std::string render_table(const BenchReport& rep) {
     if (r.write_calls) max_calls = std::max(max_calls, static_cast<double>(*r.write_calls));
   }
 
+  // The drop ranks say what a narrow terminal gives up first (highest first): the bars narrow,
+  // then faults, CPU, spread, bytes/call, the bars, syscall time, share; never the name, the
+  // calls, the median or "vs", which are the table's message.
   std::vector<GridColumn> cols = {
       {rep.commands.empty() ? "strategy" : "command", false},
       {"calls", true, "write"},
-      {"", false, "", 1},  // the calls bar (log scale)
-      {"call", true, "bytes/"},
+      bar_column(kCallsBar, 4),  // log scale
+      {"call", true, "bytes/", 2, 5},
       {"median", true, "time"},
-      {"±σ", true, "", 1},
-      {"", false, "", 1},  // the time bar (linear)
+      {"±σ", true, "", 1, 6},
+      bar_column(kTimeBar, 3),  // linear
       {reference ? reference->strategy : "relative", true, reference ? "vs" : ""},
-      {"time", true, "syscall"},
-      {"time", true, "% of"},
-      {"CPU", true},
-      {"faults", true},
+      {"time", true, "syscall", 2, 2},
+      {"time", true, "% of", 2, 1},
+      {"CPU", true, "", 2, 7},
+      {"faults", true, "", 2, 8},
   };
   if (rep.latency) {
     for (const char* q : {"p50", "p99", "max"}) cols.push_back({q, true, "latency"});
@@ -172,11 +186,9 @@ std::string render_table(const BenchReport& rep) {
     }
     const double med = r.time_ns.median;
     std::string calls = r.write_calls ? format_count(*r.write_calls) : kNone;
-    std::string calls_bar;
+    double calls_bar = -1;
     if (r.write_calls && max_calls > 0)
-      calls_bar =
-          bar(std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls),
-              kCallsBar);
+      calls_bar = std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls);
     std::string per_call = kNone;
     if (r.write_calls && *r.write_calls > 0 && r.bytes > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
@@ -191,11 +203,11 @@ std::string render_table(const BenchReport& rep) {
       speed = med < reference->time_ns.median ? style::kGreen : style::kRed;
     rows.push_back({{r.strategy, &r == reference ? style::kBold : style::kNone},
                     calls,
-                    {calls_bar, style::kCyan},
+                    GridCell::bar(calls_bar, style::kCyan),
                     per_call,
                     format_duration(med),
                     spread(r.time_ns),
-                    {max_time > 0 ? bar(med / max_time, kTimeBar) : "", speed},
+                    GridCell::bar(max_time > 0 ? med / max_time : -1, speed),
                     {reference ? format_relative(reference->time_ns.median, med) : kNone, speed},
                     sys_time,
                     share,
@@ -216,20 +228,22 @@ std::string render_table(const BenchReport& rep) {
                               : fmt::format("{} lines ({})", format_count(rep.lines),
                                             format_bytes(static_cast<double>(rep.bytes)));
   const char* per = commands ? "command" : "strategy";
-  std::string out = render_heading(rep, what, per);
-  out += render_grid(cols, rows, color);
+  const std::size_t width = rep.columns;
+  std::string out = wrap_lines(render_heading(rep, what, per), width);
+  out += render_grid(cols, rows, color, width);
+  if (rep.live) return out;  // rows so far, while the run goes on: the rest comes at the end
   const std::string summary = render_summary(cmp, color);
-  if (!summary.empty()) out += "\n" + summary;
+  if (!summary.empty()) out += "\n" + wrap_lines(summary, width);
   auto notes = footnotes(rep);
   if (over_100) notes.emplace_back(kShareNote);
   if (lost) notes.emplace_back(kLostNote);
   if (std::string n = sampled_note(sorted_rows(rep)); !n.empty()) notes.push_back(n);
   if (!notes.empty()) {
     out += "\n";
-    for (const auto& n : notes) out += paint(n, style::kDim, color) + "\n";
+    for (const auto& n : notes) out += paint(reflow(n, width), style::kDim, color) + "\n";
   }
-  out += "\n" + render_provenance(rep, per);
-  for (const auto& e : errors) out += e + "\n";
+  out += "\n" + reflow(render_provenance(rep, per), width);
+  for (const auto& e : errors) out += wrap_lines(e, width) + "\n";
   return out;
 }
 
@@ -238,6 +252,15 @@ std::string render_trace_table(const TraceReport& rep) {
   std::string out;
   if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
   const bool timed = t.mode == TraceMode::kTiming;
+  // A time of 0 after the tracer's cost is subtracted was lost in that subtraction, and a
+  // call that returns no byte count (io_uring_enter, fsync) has unknown bytes: both "—".
+  auto time = [&](std::int64_t ns, std::uint64_t calls) -> std::string {
+    if (!timed || calls == 0 || ns <= 0) return kNone;
+    return format_duration(static_cast<double>(ns));
+  };
+  auto bytes = [&](std::uint64_t n, bool counted) -> std::string {
+    return timed && counted ? format_count(n) : kNone;
+  };
   auto table = [&](const std::map<std::string, SyscallStats>& syscalls) {
     std::vector<GridColumn> cols = {{"syscall", false}, {"calls", true}, {"errors", true},
                                     {"bytes", true},    {"time", true},  {"time/call", true},
@@ -248,6 +271,7 @@ std::string render_trace_table(const TraceReport& rep) {
     };
     std::vector<std::vector<GridCell>> rows;
     SyscallStats total;
+    bool any_counted = false;
     std::vector<std::pair<std::string, SyscallStats>> sorted(syscalls.begin(), syscalls.end());
     // strace -c order: most time first (most calls in count mode).
     std::stable_sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
@@ -258,17 +282,19 @@ std::string render_trace_table(const TraceReport& rep) {
       total.errors += st.errors;
       total.bytes += st.bytes;
       total.time_ns += st.time_ns;
+      any_counted = any_counted || moves_data(name);
+      const std::string took = time(st.time_ns, st.calls) == kNone ? kNone : trace_time(st);
+      const std::string per_call =
+          took == kNone
+              ? std::string(kNone)
+              : format_duration(static_cast<double>(st.time_ns) / static_cast<double>(st.calls));
       rows.push_back({name, format_count(st.calls), timed ? format_count(st.errors) : kNone,
-                      timed ? format_count(st.bytes) : kNone, timed ? trace_time(st) : kNone,
-                      timed && st.calls ? format_duration(static_cast<double>(st.time_ns) /
-                                                          static_cast<double>(st.calls))
-                                        : kNone,
+                      bytes(st.bytes, moves_data(name)), took, per_call,
                       latency(st, &LatencySummary::p50), latency(st, &LatencySummary::p99),
                       latency(st, &LatencySummary::max)});
     }
     rows.push_back({"total", format_count(total.calls), timed ? format_count(total.errors) : kNone,
-                    timed ? format_count(total.bytes) : kNone,
-                    timed ? format_duration(static_cast<double>(total.time_ns)) : kNone, "", "", "",
+                    bytes(total.bytes, any_counted), time(total.time_ns, total.calls), "", "", "",
                     ""});
     return render_grid(cols, rows);
   };
@@ -276,8 +302,11 @@ std::string render_trace_table(const TraceReport& rep) {
   if (!t.files.empty()) {
     std::vector<GridColumn> cols = {{"file", false}, {"calls", true}, {"bytes", true}};
     std::vector<std::vector<GridCell>> rows;
-    for (const auto& f : t.files)
-      rows.push_back({f.path, format_count(f.calls()), timed ? format_count(f.bytes()) : kNone});
+    for (const auto& f : t.files) {
+      const bool counted = std::any_of(f.syscalls.begin(), f.syscalls.end(),
+                                       [](const auto& s) { return moves_data(s.first); });
+      rows.push_back({f.path, format_count(f.calls()), bytes(f.bytes(), counted)});
+    }
     out += "\n";
     out += render_grid(cols, rows);
   }

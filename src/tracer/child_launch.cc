@@ -24,7 +24,9 @@ void run_child(const ChildPlan& plan) noexcept {
     if (plan.before_filter != nullptr) (*plan.before_filter)();
     // Loaded only now that the tracer is attached: a SECCOMP_RET_TRACE verdict with no
     // tracer fails the call with ENOSYS instead of stopping it.
-    const int err = plan.filter->load();
+    bool set_no_new_privs = false;
+    const int err = plan.filter->load(set_no_new_privs);
+    if (set_no_new_privs) plan.report->no_new_privs.store(true);
     if (err != 0) {
       // No filter, so no seccomp stops: the tracer must stop on every syscall instead, and
       // must know before the program makes its first. The SIGSTOP is that message; the

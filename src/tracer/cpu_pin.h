@@ -1,14 +1,15 @@
-// Pins the calling thread (and so the child it forks) to the CPU it is running on.
+// Pins the calling thread (the tracer) to the CPU it is running on.
 #pragma once
 
 #include <sched.h>
 
 namespace iobench::tracing {
 
-/// A ptrace stop is a wake-up of the other side; on one CPU that is a plain context switch,
-/// across CPUs an IPI and a cold cache, about three times dearer and far noisier. Pinning
-/// before fork puts tracer and tracee on one CPU (the child inherits the mask); the
-/// original mask comes back when this goes out of scope.
+/// Opt-in (TracerOptions::pin). Only the tracer is pinned (taken after fork): the traced
+/// program must see and use the affinity it would have had untraced, and so must its
+/// threads and io_uring workers. With the tracee free, a pinned tracer is often dearer
+/// than a free one (it waits for its one CPU at every stop; README "Pinning"), hence off
+/// by default. The original mask comes back when this goes out of scope.
 class CpuPin {
  public:
   explicit CpuPin(bool enable) noexcept;

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <iterator>
+
+#include "tracer/tally.h"
 
 namespace iobench::tracing {
 
@@ -15,8 +18,11 @@ std::string read_fd_link(pid_t tid, int fd) {
   *fmt::format_to_n(link, sizeof(link) - 1, "/proc/{}/fd/{}", tid, fd).out = '\0';
   char target[PATH_MAX];
   const ssize_t n = ::readlink(link, target, sizeof(target));
-  if (n <= 0) return {};
-  return std::string(target, static_cast<std::size_t>(n));
+  if (n > 0) return std::string(target, static_cast<std::size_t>(n));
+  // EACCES: the fd exists but may not be looked at (PR_SET_DUMPABLE 0 and no
+  // CAP_SYS_PTRACE); a bad fd is ENOENT.
+  if (errno == EACCES || errno == EPERM) return kUnreadableFdPath;
+  return {};
 }
 
 }  // namespace
@@ -26,7 +32,8 @@ const std::string& FdPaths::path(pid_t tid, int fd) {
   auto it = paths_.find(fd);
   if (it != paths_.end()) return it->second;
   std::string p = read_fd_link(tid, fd);
-  if (p.empty()) return scratch_ = p;  // a bad fd now may be a good one later
+  // A bad fd now may be a good one later, and an unreadable one readable (dumpable again).
+  if (p.empty() || p == kUnreadableFdPath) return scratch_ = p;
   return paths_.emplace(fd, std::move(p)).first->second;
 }
 

@@ -13,15 +13,17 @@ namespace iobench::tracing {
 /// becomes free through close, close_range, dup2/dup3 onto it, exec (CLOEXEC) or an
 /// io_uring IORING_OP_CLOSE. The tracer stops on all of those (exec as its ptrace event,
 /// the ring at io_uring_enter) and forgets the number there; a cached number is thus still
-/// the file it was read from. The one way around it is an fd table shared with, or copied
-/// away from, another task (clone(CLONE_FILES) without CLONE_THREAD, unshare(CLONE_FILES),
-/// close_range(CLOSE_RANGE_UNSHARE)): a close in one is then not a close in the other's
-/// cache, so such a process stops caching (set_uncached) and reads the link every time.
-/// Left out: SQPOLL rings close fds with no syscall at all, and a thread that writes to an
-/// fd while another closes it can cache the old file (a race in the program itself).
+/// the file it was read from. The ways around it: an fd table shared with, or copied away
+/// from, another task (clone(CLONE_FILES) without CLONE_THREAD, unshare(CLONE_FILES),
+/// close_range(CLOSE_RANGE_UNSHARE)), where a close in one is not a close in the other's
+/// cache; and an SQPOLL ring (seen at io_uring_setup), whose kernel thread closes fds with
+/// no syscall at all. Such a process stops caching (set_uncached) and reads the link every
+/// time. Left out: a thread that writes to an fd while another closes it can cache the old
+/// file (a race in the program itself).
 class FdPaths {
  public:
-  /// The path of `fd` in `tid`'s table; empty when it cannot be read (bad fd).
+  /// The path of `fd` in `tid`'s table; empty for a bad fd, kUnreadableFdPath when /proc
+  /// refuses to show it.
   const std::string& path(pid_t tid, int fd);
 
   void remember(int fd, std::string path) {

@@ -1,7 +1,7 @@
 #include "tracer/perf_counter.h"
 
+#include <fmt/format.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -17,8 +17,9 @@
 #include <vector>
 
 #include "error.h"
-#include "interrupt.h"
+#include "process.h"
 #include "tracer/child_launch.h"
+#include "tracer/task_info.h"
 #include "tracer/tracer.h"
 #include "tracer/unique_fd.h"
 
@@ -39,8 +40,9 @@ std::string tracepoint_name(std::string_view syscall) {
   return std::string(syscall);
 }
 
-long read_id(const std::string& root, const std::string& tracepoint) {
-  std::ifstream in(root + "/events/syscalls/sys_enter_" + tracepoint + "/id");
+/// The id of tracefs event `event` ("syscalls/sys_enter_write"), or -1.
+long read_id(const std::string& root, const std::string& event) {
+  std::ifstream in(root + "/events/" + event + "/id");
   long id = -1;
   in >> id;
   return in ? id : -1;
@@ -49,7 +51,7 @@ long read_id(const std::string& root, const std::string& tracepoint) {
 /// The tracefs root whose syscall tracepoints we can read, or empty.
 std::string tracefs_root() {
   for (const char* root : kTracefsRoots)
-    if (read_id(root, "write") >= 0) return root;
+    if (read_id(root, "syscalls/sys_enter_write") >= 0) return root;
   return {};
 }
 
@@ -93,7 +95,7 @@ struct Handshake {
 std::string perf_counting_unavailable() {
   const std::string root = tracefs_root();
   if (root.empty()) return no_tracefs_reason();
-  UniqueFd probe(open_counter(read_id(root, "write"), 0));
+  UniqueFd probe(open_counter(read_id(root, "syscalls/sys_enter_write"), 0));
   if (!probe) return open_error(errno);
   return {};
 }
@@ -105,13 +107,20 @@ PerfCounter::PerfCounter() {
     return;
   }
   for (std::string_view name : write_family_names()) {
-    const long id = read_id(root, tracepoint_name(name));
+    const long id = read_id(root, "syscalls/sys_enter_" + tracepoint_name(name));
     // No tracepoint: the call does not exist on this architecture, so nothing can make it.
     if (id < 0) continue;
     events_.push_back({std::string(name), id});
     // Best effort: if this fails, run() finds out why and reports it.
     if (UniqueFd fd(open_counter(id, 0, true)); fd) keep_registered_.push_back(std::move(fd));
   }
+  // Both or neither: they are only ever compared with each other.
+  const long fork_id = read_id(root, "sched/sched_process_fork");
+  const long exit_id = read_id(root, "sched/sched_process_exit");
+  if (fork_id < 0 || exit_id < 0) return;
+  lifecycle_ = {fork_id, exit_id};
+  for (long id : {fork_id, exit_id})
+    if (UniqueFd fd(open_counter(id, 0, true)); fd) keep_registered_.push_back(std::move(fd));
 }
 
 TraceResult PerfCounter::run(const std::function<int()>& child_main,
@@ -122,7 +131,7 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
   SharedMapping<Handshake> hs;
   if (!hs) throw_errno("mmap", errno, kExitRunFailed);
   const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
+  const pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) {
     // Nothing outlives the tool: a parent that dies before releasing us takes us with it.
@@ -137,71 +146,73 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
       ::_exit(kExitThrew);
     }
   }
+  ProcessTree tree(pid);  // from here on, a throw kills and reaps the child and all it starts
 
   // The child is parked and has made no thread or child yet: inherit covers all it will make.
-  std::vector<UniqueFd> counters;
   std::string why = unavailable_;
+  std::vector<UniqueFd> counters = open_counters(pid, why);
+  const std::int64_t start = monotonic_ns();
+  hs->gate.store(kGo, std::memory_order_release);
+  // Until every descendant is gone: a daemonised grandchild's writes are the command's too,
+  // and an exiting task folds its counts into the counter it inherited from before it can
+  // be reaped, so once the tree is gone the totals are final.
+  const TreeEnd end = tree.wait(deadline_after(timeout));
+  result.wall_ns = end.main_exit_ns - start;
+  result.timed_out = end.timed_out;
+  if (WIFEXITED(end.status)) result.exit_code = WEXITSTATUS(end.status);
+  if (WIFSIGNALED(end.status)) result.term_signal = WTERMSIG(end.status);
+  if (why.empty()) read_counts(counters, result, why);
+  if (!why.empty()) {
+    result.unavailable_reason = why;
+    result.syscalls.clear();
+    return result;
+  }
+  result.available = true;
+  return result;
+}
+
+std::vector<UniqueFd> PerfCounter::open_counters(pid_t pid, std::string& why) const {
+  std::vector<UniqueFd> counters;
   for (const Event& e : events_) {
     if (!why.empty()) break;
     counters.emplace_back(open_counter(e.id, pid));
     if (!counters.back()) why = open_error(errno);
   }
+  for (long id : {lifecycle_.fork_id, lifecycle_.exit_id}) {
+    if (!why.empty() || id < 0) break;
+    counters.emplace_back(open_counter(id, pid));
+    if (!counters.back()) why = open_error(errno);
+  }
   if (!why.empty()) counters.clear();  // run it uncounted, as the tracer runs what it cannot trace
-  // A pidfd turns "wait at most T, or until interrupted" into one poll (as run_untraced).
-  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  if (!pidfd) {
-    const int err = errno;
-    hs->gate.store(kAbort, std::memory_order_release);
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    throw_errno("pidfd_open", err, kExitRunFailed);
-  }
-  const auto start = std::chrono::steady_clock::now();
-  hs->gate.store(kGo, std::memory_order_release);
-  const auto deadline = timeout ? start + *timeout : std::chrono::steady_clock::time_point::max();
-  for (;;) {
-    int wait_ms = -1;
-    if (timeout) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now()).count();
-      wait_ms = static_cast<int>(std::clamp<long long>(left, 0, INT32_MAX));
-    }
-    pollfd pfd{pidfd.get(), POLLIN, 0};
-    const int r = ::poll(&pfd, 1, wait_ms);
-    if (r > 0) break;
-    if (r == 0) {
-      ::kill(pid, SIGKILL);
-      result.timed_out = true;
-      break;
-    }
-    if (errno == EINTR && interrupt_signal()) {
-      ::kill(pid, SIGKILL);
-      break;
-    }
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw_errno("waitpid", errno, kExitRunFailed);
-  }
-  result.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       std::chrono::steady_clock::now() - start).count();
-  throw_if_interrupted();
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
-  if (!why.empty()) {
-    result.unavailable_reason = why;
-    return result;
-  }
-  // The child has exited, and an exiting task folds its (and its threads') counts into the
-  // inherited parent counter before it can be reaped: the totals are final.
-  for (std::size_t i = 0; i < counters.size(); ++i) {
+  return counters;
+}
+
+void PerfCounter::read_counts(const std::vector<UniqueFd>& counters, TraceResult& result,
+                              std::string& why) const {
+  std::vector<std::uint64_t> counts;
+  for (const UniqueFd& fd : counters) {
     std::uint64_t count = 0;
-    if (::read(counters[i].get(), &count, sizeof count) != static_cast<ssize_t>(sizeof count))
+    if (::read(fd.get(), &count, sizeof count) != static_cast<ssize_t>(sizeof count))
       throw_errno("read perf counter", errno, kExitRunFailed);
-    if (count != 0) result.syscalls[events_[i].syscall].calls = count;
+    counts.push_back(count);
   }
-  result.available = true;
-  return result;
+  for (std::size_t i = 0; i < events_.size(); ++i)
+    if (counts[i] != 0) result.syscalls[events_[i].syscall].calls = counts[i];
+  if (counts.size() < events_.size() + 2) return;  // no sched tracepoints: nothing to check
+  // Every task of the tree counts its own exit unless its counters were taken away: the
+  // kernel detaches them from a task whose exec changes its credentials (set-user-ID or
+  // set-group-ID to another id, or an unreadable binary: perf_event_exit_task in
+  // begin_new_exec), and what it does afterwards is lost. Tasks = the child + every fork or
+  // clone a counted task made. (io_uring's kernel workers exit without a fork event: they
+  // can only add exits, so a loss may hide behind them, never appear out of nothing.)
+  const std::uint64_t forks = counts[events_.size()];
+  const std::uint64_t exits = counts[events_.size() + 1];
+  if (exits < forks + 1)
+    why = fmt::format(
+        "the kernel took the perf counters from {} of {} tasks at an exec that changed "
+        "credentials (set-user-ID, set-group-ID or unreadable program), so the counts would be "
+        "short; use --tracer ptrace",
+        forks + 1 - exits, forks + 1);
 }
 
 }  // namespace iobench

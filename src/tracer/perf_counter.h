@@ -3,6 +3,8 @@
 // at ~0.1 us per call instead of a ptrace stop's ~4 us; no bytes, times, errors or files.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -27,10 +29,13 @@ class PerfCounter {
   /// Forks; the child spins on shared memory (no syscall of the write family) until a counter
   /// per write-family syscall is open on it with inherit (its threads and children count),
   /// then calls child_main, whose return value becomes its exit status (it may exec). Waits
-  /// for the child only, not for descendants that outlive it. A child still running after
-  /// `timeout` is killed (timed_out). Throws Interrupted on SIGINT/SIGTERM after killing and
-  /// reaping it. When counting is impossible the child is still run, uncounted, and the
-  /// result has available == false with the reason. The result: mode kCount, backend
+  /// until the child and every descendant are gone (a daemon that outlives the child is
+  /// waited for, as the ptrace backend does; see process.h). A tree still running after
+  /// `timeout` is killed (timed_out). Throws Interrupted on SIGINT/SIGTERM/SIGHUP after
+  /// killing and reaping the whole tree. When counting is impossible the child is still run,
+  /// uncounted, and the result has available == false with the reason; so too when the
+  /// kernel detached the counters from part of the tree (an exec that changed credentials),
+  /// since the counts would then be short. The result: mode kCount, backend
   /// "perf", syscalls with calls only, no files (counters cannot tell fds apart).
   TraceResult run(const std::function<int()>& child_main,
                   std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
@@ -40,7 +45,20 @@ class PerfCounter {
     std::string syscall;  // as the tracer names it ("sendfile", not the tracepoint's "sendfile64")
     long id;              // tracepoint id from tracefs
   };
+  /// The write family's counters on `pid` in events_ order, then the two lifecycle counters
+  /// if known; none (an uncounted run) with the reason in `why` if any could not be opened.
+  std::vector<tracing::UniqueFd> open_counters(pid_t pid, std::string& why) const;
+  /// Fills result.syscalls; sets `why` when the lifecycle counters show lost counts.
+  void read_counts(const std::vector<tracing::UniqueFd>& counters, TraceResult& result,
+                   std::string& why) const;
+
   std::vector<Event> events_;
+  /// sched_process_fork and sched_process_exit, counted like the write family: a task whose
+  /// counters the kernel detached (an exec that changes credentials) misses its exit.
+  struct Lifecycle {
+    long fork_id = -1;
+    long exit_id = -1;
+  } lifecycle_;
   // One disabled counter per tracepoint on ourselves, held for our lifetime: the kernel
   // registers a tracepoint with its first counter and unregisters it (an RCU grace period,
   // tens of ms) with its last, so without these every run would pay that 16 times over.

@@ -1,6 +1,7 @@
 #include "tracer/seccomp_filter.h"
 
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -12,6 +13,7 @@
 
 #include "error.h"
 #include "tracer/unique_fd.h"
+#include "tracer/untraced_clone.h"
 
 namespace iobench::tracing {
 
@@ -24,6 +26,23 @@ using Ctx = std::unique_ptr<void, CtxDeleter>;
 
 void check(int rc, const char* what) {
   if (rc < 0) throw_errno(what, -rc);  // libseccomp returns -errno
+}
+
+/// Stops where a child could escape the tracer with CLONE_UNTRACED (untraced_clone.h):
+/// clone only when the flag is set, so fork and pthread_create on clone pay nothing; clone3
+/// always, since BPF cannot read the struct that holds its flags.
+void add_clone_rules(scmp_filter_ctx ctx) {
+  if (!kCanKeepClonesTraced) return;
+  const int clone_nr = ::seccomp_syscall_resolve_name("clone");
+  if (clone_nr >= 0) {
+    check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), clone_nr, 1,
+                             SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED, CLONE_UNTRACED)),
+          "seccomp_rule_add");
+  }
+  const int clone3_nr = ::seccomp_syscall_resolve_name("clone3");
+  if (clone3_nr >= 0) {
+    check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), clone3_nr, 0), "seccomp_rule_add");
+  }
 }
 
 }  // namespace
@@ -47,6 +66,7 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
         check(::seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), nr, 0), "seccomp_rule_add");
       }
     }
+    add_clone_rules(ctx.get());
   } else if (untraced_write_fd >= 0) {
     check(::seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, write_nr, 1,
                              SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(untraced_write_fd))),
@@ -69,10 +89,18 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
   fprog_.filter = program_.data();
 }
 
-int SeccompFilter::load() const noexcept {
-  // Without CAP_SYS_ADMIN the kernel only accepts a filter from a task that can no longer
-  // gain privileges; setting it always keeps root and non-root runs alike.
+int SeccompFilter::load(bool& set_no_new_privs) const noexcept {
+  set_no_new_privs = false;
+  const int err = install();
+  // EACCES: no CAP_SYS_ADMIN, and the kernel accepts a filter only from a task that can no
+  // longer gain privileges. Set only then: root keeps what setuid programs do untraced.
+  if (err != EACCES || ::prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) return err;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  set_no_new_privs = true;
+  return install();
+}
+
+int SeccompFilter::install() const noexcept {
   // SPEC_ALLOW: on kernels whose default is spec_store_bypass_disable=seccomp, a filter
   // would otherwise switch on SSBD and slow the very code we measure.
   if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, &fprog_) ==

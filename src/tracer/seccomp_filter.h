@@ -17,10 +17,15 @@ class SeccompFilter {
   /// traced and untraced side by side. Throws Error.
   SeccompFilter(const std::vector<int>& traced, bool trace_all, int untraced_write_fd = -1);
 
-  /// Child side, async-signal-safe. Returns 0 or the errno of the refusal.
-  int load() const noexcept;
+  /// Child side, async-signal-safe. Returns 0 or the errno of the refusal. Sets
+  /// PR_SET_NO_NEW_PRIVS only when the kernel demands it (no CAP_SYS_ADMIN), and then says
+  /// so in `set_no_new_privs`: it makes a later exec ignore setuid, setgid and file
+  /// capabilities, which the untraced program would have had.
+  int load(bool& set_no_new_privs) const noexcept;
 
  private:
+  int install() const noexcept;
+
   std::vector<sock_filter> program_;
   sock_fprog fprog_{};
 };

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "interrupt.h"
+#include "tracer/exec_privileges.h"
 #include "tracer/task_info.h"
 
 namespace iobench::tracing {
@@ -242,6 +243,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   const SyscallInfo& sc = config_.table->info(nr);
   Process& p = processes_[t.tgid];
   ++entry_stops_;
+  if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
     resume(tid, t);
@@ -328,6 +330,11 @@ void TraceSession::apply_fd_effect(pid_t tid, Process& p, FdEffect effect,
     case FdEffect::kUnshare:
       if (args[0] & CLONE_FILES) p.fds.set_uncached();
       return;
+    case FdEffect::kRingSetup:
+      // An SQPOLL ring's own thread runs IORING_OP_CLOSE with no syscall to stop at: no
+      // cached path of this table can be trusted from here on.
+      if (ring_setup_has_sqpoll(tid, args[1])) p.fds.set_uncached();
+      return;
     case FdEffect::kRingEnter: {
       // The ring may close any fd but itself (io_uring refuses to close a ring).
       const int ring = static_cast<int>(args[0]);
@@ -386,6 +393,19 @@ void TraceSession::on_exec(pid_t tid) {
   // exec closed the CLOEXEC fds and gave the process a table of its own.
   Process& p = processes_[it->second.tgid];
   p.fds = FdPaths{};
+  note_lost_privileges(tid);
+}
+
+void TraceSession::note_lost_privileges(pid_t tid) {
+  // File capabilities are ignored under the no_new_privs the filter needed, or under a
+  // tracer without CAP_SYS_PTRACE (not root); setuid/setgid show in the ids either way.
+  const bool caps_ignored = config_.report->no_new_privs.load() || ::geteuid() != 0;
+  std::optional<std::string> program = exec_lost_privileges(tid, caps_ignored);
+  if (!program) return;
+  for (const auto& seen : lost_privileges_) {
+    if (seen == *program) return;
+  }
+  lost_privileges_.push_back(std::move(*program));
 }
 
 void TraceSession::resume(pid_t tid, const Thread& t, int sig) {

@@ -28,6 +28,9 @@ namespace iobench::tracing {
 /// filter could trap.
 struct ChildReport {
   std::atomic<int> filter_errno{0};  // nonzero: the kernel refused the filter
+  /// Loading the filter needed PR_SET_NO_NEW_PRIVS (no CAP_SYS_ADMIN): an exec of a
+  /// setuid, setgid or file-capability program runs without those privileges.
+  std::atomic<bool> no_new_privs{false};
 };
 
 struct SessionConfig {
@@ -76,6 +79,8 @@ class TraceSession {
   std::int64_t main_exit_ns() const noexcept { return main_exit_ns_; }
   /// The main child's user + sys CPU time, its waited-for children's included (wait4).
   std::int64_t main_cpu_ns() const noexcept { return main_cpu_ns_; }
+  /// Programs exec'd without the setuid/setgid/file capabilities their file grants.
+  const std::vector<std::string>& lost_privileges() const noexcept { return lost_privileges_; }
 
  private:
   struct Thread {
@@ -104,6 +109,7 @@ class TraceSession {
   void on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info, std::int64_t now_ns);
   void on_event(pid_t tid, Thread& t, int event);
   void on_exec(pid_t tid);
+  void note_lost_privileges(pid_t tid);
   void apply_fd_effect(pid_t tid, Process& p, FdEffect effect, const std::uint64_t* args);
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
@@ -123,6 +129,7 @@ class TraceSession {
   RunDelay own_run_delay_{0};
   std::int64_t main_exit_ns_ = 0;
   std::int64_t main_cpu_ns_ = 0;
+  std::vector<std::string> lost_privileges_;
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
   // recycled pid.

@@ -48,6 +48,13 @@ bool is_write_family(std::string_view syscall_name) noexcept {
   return false;
 }
 
+bool moves_data(std::string_view syscall_name) noexcept {
+  for (const auto& call : kWriteFamily) {
+    if (call.name == syscall_name) return call.moves_data;
+  }
+  return false;
+}
+
 std::vector<std::string_view> write_family_names() {
   std::vector<std::string_view> names;
   names.reserve(std::size(kWriteFamily));
@@ -83,15 +90,26 @@ SyscallTable::SyscallTable() : by_nr_(kMaxSyscall) {
     stop_set_.push_back(nr);
   }
   const std::pair<std::string_view, FdEffect> bookkeeping[] = {
-      {"close", FdEffect::kClose},     {"close_range", FdEffect::kCloseRange},
-      {"dup2", FdEffect::kDupOnto},    {"dup3", FdEffect::kDupOnto},
-      {"unshare", FdEffect::kUnshare}, {"io_uring_enter", FdEffect::kRingEnter},
+      {"close", FdEffect::kClose},
+      {"close_range", FdEffect::kCloseRange},
+      {"dup2", FdEffect::kDupOnto},
+      {"dup3", FdEffect::kDupOnto},
+      {"unshare", FdEffect::kUnshare},
+      {"io_uring_enter", FdEffect::kRingEnter},
+      {"io_uring_setup", FdEffect::kRingSetup},
   };
   for (const auto& [name, effect] : bookkeeping) {
     const int nr = resolve(name);
     if (nr < 0 || nr >= kMaxSyscall) continue;  // e.g. no dup2 on arm64
     by_nr_[nr].fd_effect = effect;
     if (!by_nr_[nr].write_family) stop_set_.push_back(nr);
+  }
+  // Not in the stop set: the filter stops clone only when CLONE_UNTRACED is set
+  // (seccomp_filter.cc), and clone3 always (its flags are in memory, out of BPF's reach).
+  for (const auto& [name, where] :
+       {std::pair{"clone", CloneFlagsAt::kRegister}, std::pair{"clone3", CloneFlagsAt::kMemory}}) {
+    const int nr = resolve(name);
+    if (nr >= 0 && nr < kMaxSyscall) by_nr_[nr].clone_flags = where;
   }
   unknown_.name = "syscall_unknown";
   native_arch_ = ::seccomp_arch_native();  // SCMP_ARCH_* tokens are the AUDIT_ARCH_* values

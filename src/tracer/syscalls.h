@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tracer/untraced_clone.h"
+
 namespace iobench::tracing {
 
 /// Fd bookkeeping: calls that can free an fd number (so the fd -> path cache must forget
@@ -18,6 +20,7 @@ enum class FdEffect {
   kDupOnto,     // dup2/dup3(old, new): new is closed first
   kUnshare,     // unshare(flags): CLONE_FILES copies the table
   kRingEnter,   // io_uring_enter: IORING_OP_CLOSE frees fds with no close(2)
+  kRingSetup,   // io_uring_setup: an SQPOLL ring frees fds with no syscall at all
 };
 
 struct SyscallInfo {
@@ -26,6 +29,7 @@ struct SyscallInfo {
   bool moves_data = false;  // success returns a byte count
   int fd_arg = -1;          // index of the written-to fd among the args, -1 when none
   FdEffect fd_effect = FdEffect::kNone;
+  CloneFlagsAt clone_flags = CloneFlagsAt::kNone;  // clone, clone3: CLONE_UNTRACED is cleared
 };
 
 /// Names and roles of every syscall number of the native architecture.

@@ -17,6 +17,8 @@ namespace iobench::tracing {
 
 inline constexpr char kNoFdPath[] = "(no fd)";    // msync: the call names memory, not an fd
 inline constexpr char kBadFdPath[] = "(bad fd)";  // the fd did not resolve (EBADF ahead)
+// /proc/PID/fd refused us (a non-dumpable program, a tracer without root): some file, unnamed.
+inline constexpr char kUnreadableFdPath[] = "(unreadable fd)";
 
 /// What the tracer's cost per timed call is known to be, and how well: what fill() subtracts.
 struct Overhead {

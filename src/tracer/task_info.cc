@@ -1,11 +1,15 @@
 #include "tracer/task_info.h"
 
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <linux/kcmp.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +39,24 @@ TaskIds read_task_ids(pid_t tid) noexcept {
 
 bool separate_fd_tables(pid_t a, pid_t b) noexcept {
   return ::syscall(SYS_kcmp, a, b, KCMP_FILES, 0, 0) > 0;
+}
+
+std::optional<std::uint64_t> peek_word(pid_t tid, std::uint64_t addr) noexcept {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the address is in the tracee.
+  void* at = reinterpret_cast<void*>(static_cast<std::uintptr_t>(addr));
+  errno = 0;  // PEEKDATA returns the word itself: only errno tells a failure
+  const long word = ::ptrace(PTRACE_PEEKDATA, tid, at, nullptr);
+  if (errno != 0) return std::nullopt;
+  return static_cast<std::uint64_t>(word);
+}
+
+bool ring_setup_has_sqpoll(pid_t tid, std::uint64_t params) noexcept {
+  const std::optional<std::uint64_t> word =
+      peek_word(tid, params + offsetof(io_uring_params, flags));
+  if (!word) return false;  // the kernel fails the setup with EFAULT
+  std::uint32_t flags = 0;
+  std::memcpy(&flags, &*word, sizeof(flags));  // the word's first bytes, either endianness
+  return (flags & IORING_SETUP_SQPOLL) != 0;
 }
 
 std::int64_t monotonic_ns() noexcept {

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 
 namespace iobench::tracing {
 
@@ -17,6 +18,13 @@ TaskIds read_task_ids(pid_t tid) noexcept;
 
 /// True when kcmp says the two tasks certainly use different fd tables.
 bool separate_fd_tables(pid_t a, pid_t b) noexcept;
+
+/// One 8-byte word of a stopped tracee's memory (PTRACE_PEEKDATA); nullopt when the address
+/// cannot be read (the call it belongs to then fails with EFAULT) or the tracee is gone.
+std::optional<std::uint64_t> peek_word(pid_t tid, std::uint64_t addr) noexcept;
+
+/// At io_uring_setup's entry: whether the io_uring_params at `params` ask for SQPOLL.
+bool ring_setup_has_sqpoll(pid_t tid, std::uint64_t params) noexcept;
 
 /// CLOCK_MONOTONIC in ns (vDSO: no syscall, so nothing a tracee would have to count).
 std::int64_t monotonic_ns() noexcept;

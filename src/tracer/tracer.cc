@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "error.h"
-#include "interrupt.h"
+#include "process.h"
 #include "tracer/calibration.h"
 #include "tracer/child_launch.h"
 #include "tracer/cpu_pin.h"
@@ -180,8 +180,6 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   UniqueFd parent_end(ends[0]);
   UniqueFd child_end(ends[1]);
 
-  CpuPin pin(options.pin);  // before fork: the child inherits the mask
-  result.pinned = pin.pinned();
   ChildPlan plan;
   plan.child_end = child_end.get();
   plan.parent_end = parent_end.get();
@@ -189,11 +187,16 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   plan.report = report.get();
   plan.before_filter = hooks.before_filter;
   plan.main = &child_main;
-  const pid_t pid = ::fork();
+  // fork_tree: should ptrace be refused, the untraced fallback follows the tree as a subreaper.
+  const pid_t pid = fork_tree();
   if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
   if (pid == 0) run_child(plan);
   ChildGuard guard(pid);
   child_end.reset();
+  // After fork, so only the tracer is pinned: the program keeps the affinity it would have
+  // had untraced (a program sizing its threads by its CPU count must not see one).
+  CpuPin pin(options.pin);
+  result.pinned = pin.pinned();
 
   // The child is blocked reading the socket: attaching now misses nothing it does.
   if (::ptrace(PTRACE_SEIZE, pid, nullptr, kPtraceOptions) != 0) {
@@ -216,6 +219,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
 
   result.timed_out = watchdog.expired();
   result.seccomp = session.seccomp();
+  result.lost_privileges = session.lost_privileges();
   result.wall_ns = session.main_exit_ns() - start;
   result.cpu_ns = session.main_cpu_ns();
   if (session.main_status()) set_ending(result, *session.main_status());
@@ -228,19 +232,16 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
 void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
                                 std::optional<std::chrono::nanoseconds> timeout,
                                 TraceResult& result) {
-  Watchdog watchdog(timeout, [&guard] { guard.kill(); });
+  // Untraced, nothing follows the child's own children: the process helper does.
+  guard.disarm();
+  ProcessTree tree(pid);
   const std::int64_t start = monotonic_ns();
   // Released in every case: a child left blocked would be a hang, not an error.
   release_child(parent_end, Verdict::kUntraced);
-  int raw = 0;
-  while (::waitpid(pid, &raw, 0) < 0) {
-    if (errno != EINTR) throw_errno("waitpid", errno, kExitRunFailed);
-    throw_if_interrupted();
-  }
-  guard.disarm();
-  result.wall_ns = monotonic_ns() - start;
-  result.timed_out = watchdog.expired();
-  set_ending(result, WaitStatus(raw));
+  const TreeEnd end = tree.wait(deadline_after(timeout));
+  result.wall_ns = end.main_exit_ns - start;
+  result.timed_out = end.timed_out;
+  set_ending(result, WaitStatus(end.status));
 }
 
 // Calibration (method and estimator: calibration.cc). Runs through trace() like any run,
@@ -278,6 +279,13 @@ void Tracer::Impl::calibrate() {
                 kExitRunFailed);
   }
   calibration = estimate_calibration(*s, samples, r.seccomp);
+}
+
+std::string lost_privileges_warning(const std::string& program) {
+  return program +
+         " ran without the setuid, setgid or file-capability privileges its file grants: the "
+         "kernel ignores them for a program traced without root, so it may behave otherwise "
+         "than untraced";
 }
 
 }  // namespace iobench

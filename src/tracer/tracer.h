@@ -27,7 +27,9 @@ struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
   bool trace_all = false;               // stop on every syscall (strace -c style table)
   bool time_all = false;                // time every call, not a sample (tracer/sampler.h)
-  bool pin = true;                      // tracer and tracee on one CPU: ~3x cheaper stops
+  /// Pin the tracer (never the tracee) to its CPU. Off by default: with the tracee free to
+  /// run anywhere, a pinned tracer waits for its one CPU at every stop (README "Pinning").
+  bool pin = false;
   /// Where calibration appends lines to an unnamed temporary file (O_TMPFILE), so that the
   /// calibrated call walks the same write path as the calls it corrects. Best set to the
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
@@ -61,8 +63,9 @@ class Tracer {
   /// whose return value becomes its exit status (child_main may also exec). child_main must
   /// not throw. Follows threads, forks, vforks and execs, and returns once every traced
   /// process has exited (a descendant that outlives the child is waited for, like strace -f).
-  /// When ptrace is refused the child still runs, untraced, and the result has
-  /// available == false with the reason. A tree still running after `timeout` is killed
+  /// When ptrace is refused the child still runs, untraced (its whole tree waited for and
+  /// killed by the process helper, process.h), and the result has available == false with
+  /// the reason. A tree still running after `timeout` is killed
   /// (term_signal SIGKILL, timed_out). Throws Error (Interrupted on SIGINT/SIGTERM) after
   /// killing and reaping the whole tree. Must not run while the calling thread has other
   /// children it will wait for: the loop's waitpid(-1) would reap them.
@@ -83,9 +86,16 @@ class Tracer {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The warning (without "iobench: warning: ") for a program in TraceResult::lost_privileges.
+std::string lost_privileges_warning(const std::string& program);
+
 /// The write family: the syscalls iobench counts as writes to a file.
 bool is_write_family(std::string_view syscall_name) noexcept;
 /// The write family's names, in the tracer's (libseccomp's) spelling.
 std::vector<std::string_view> write_family_names();
+/// True for the write-family calls whose return value is a byte count (write, writev,
+/// sendfile...), so the tracer can sum bytes; false for io_uring_enter, fsync, ftruncate and
+/// every syscall outside the family, whose bytes are unknown (null), not 0.
+bool moves_data(std::string_view syscall_name) noexcept;
 
 }  // namespace iobench

@@ -5,6 +5,7 @@
 
 #include <csignal>
 
+#include "../kernel_probe.h"
 #include "line_format.h"
 #include "registry.h"
 #include "tracer/perf_counter.h"
@@ -47,7 +48,7 @@ Both count_strategy(const std::string& name, const StrategyParams& params) {
   for (int backend = 0; backend < 2; ++backend) {
     const std::string path = dir.file(std::to_string(backend));
     const WriteJob job{path.c_str(), params, expected_bytes(params.lines)};
-    auto child = [&]() noexcept { return strategy->run(job).status == RunStatus::kOk ? 0 : 1; };
+    auto child = [&]() noexcept { return exit_status_of(strategy->run(job)); };
     if (backend == 0) {
       out.perf = PerfCounter().run(child, std::chrono::seconds(30));
     } else {
@@ -88,8 +89,10 @@ TEST_F(PerfBackend, StrategiesCountExactlyAndAsPtraceDoes) {
     SCOPED_TRACE(c.strategy);
     const Both b = count_strategy(c.strategy, c.params);
     ASSERT_TRUE(b.perf.available) << b.perf.unavailable_reason;
-    if (std::string(c.strategy) == "io_uring" && b.perf.exit_code == 1) continue;  // no io_uring
-    EXPECT_EQ(b.perf.exit_code, 0);
+    // Unsupported only where the kernel itself refuses the ring; failed never.
+    const std::string may_refuse = testing::may_be_unsupported(c.strategy, false, "/tmp");
+    if (b.perf.exit_code == kUnsupportedExit && !may_refuse.empty()) continue;
+    EXPECT_EQ(b.perf.exit_code, 0) << "1: failed, 2: unsupported";
     EXPECT_EQ(b.perf.backend, "perf");
     EXPECT_EQ(b.perf.mode, TraceMode::kCount);
     EXPECT_TRUE(b.perf.files.empty());  // counters cannot tell fds apart
@@ -105,6 +108,7 @@ TEST_F(PerfBackend, StrategiesCountExactlyAndAsPtraceDoes) {
       EXPECT_EQ(s.time_ns, 0) << name;
     }
     ASSERT_TRUE(b.ptrace.available) << b.ptrace.unavailable_reason;
+    EXPECT_EQ(b.ptrace.exit_code, 0) << "1: failed, 2: unsupported";
     EXPECT_EQ(call_counts(b.perf), call_counts(b.ptrace));
     std::printf("[ perf     ] %-18s %s=%llu (ptrace %llu)\n", c.strategy, c.syscall,
                 static_cast<unsigned long long>(calls(b.perf.syscalls, c.syscall)),

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "result.h"
+#include "strategy.h"
 #include "tracer/tracer.h"
 #include "tracer/unique_fd.h"
 
@@ -67,6 +68,14 @@ class Command {
   tracing::SharedMapping<std::atomic<pid_t>> pid_;
 };
 
+/// A strategy's outcome as the traced child's exit status, so that "failed" can never pass for
+/// "unsupported": 0 ok, 1 failed, kUnsupportedExit unsupported.
+inline constexpr int kUnsupportedExit = 2;
+inline int exit_status_of(const StrategyOutcome& out) noexcept {
+  if (out.status == RunStatus::kOk) return 0;
+  return out.status == RunStatus::kUnsupported ? kUnsupportedExit : 1;
+}
+
 inline std::uint64_t calls(const std::map<std::string, SyscallStats>& m, const std::string& name) {
   auto it = m.find(name);
   return it == m.end() ? 0 : it->second.calls;
@@ -104,6 +113,15 @@ struct ProcEntry {
   char state = '?';
   int tracer = 0;
 };
+
+/// The state letter /proc shows for `pid` (R, S, t, Z...), '?' when it is gone.
+inline char process_state(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string s;
+  std::getline(stat, s);
+  const auto close = s.rfind(')');  // comm may hold spaces and parentheses
+  return close == std::string::npos || close + 2 >= s.size() ? '?' : s[close + 2];
+}
 
 inline std::vector<ProcEntry> all_processes() {
   std::vector<ProcEntry> out;

@@ -4,7 +4,7 @@
 // stops once per call; timing/all (--time-all) stops twice on every call and reads the
 // clock and the schedstat figures at both; timing (the default) does that for a sample
 // (tracer/sampler.h) and stops once on the rest, and recalibrates after the run (included).
-// Reported pinned (iobench's default: tracer and tracee share a CPU) and unpinned.
+// Reported with the tracer pinned (--pin; the child never is) and unpinned (the default).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <time.h>

@@ -1,0 +1,135 @@
+// The flags' value parsers: each throws Error (exit 2) naming the flag and the reason.
+#include "cli_values.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+#include "cli.h"
+#include "error.h"
+#include "registry.h"
+
+namespace iobench {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min,
+                          std::uint64_t max) {
+  if (!text.empty() && text[0] == '-') throw Error(flag + ": '" + text + "' is negative");
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc::result_out_of_range)
+    throw Error(flag + ": '" + text + "' does not fit in 64 bits");
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    throw Error(flag + ": '" + text + "' is not a whole number");
+  if (v < min || v > max)
+    throw Error(fmt::format("{}: {} is out of range ({} to {})", flag, v, min, max));
+  return v;
+}
+
+std::vector<const Strategy*> parse_strategies(const std::string& text) {
+  std::vector<const Strategy*> out;
+  auto all = all_strategies();
+  if (text == "all") return {all.begin(), all.end()};
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string name =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    if (name.empty()) throw Error("--strategy: empty name in '" + text + "'");
+    const Strategy* s = find_strategy(name);
+    if (!s) {
+      std::string valid, nearest;
+      std::size_t best = SIZE_MAX;
+      for (const Strategy* c : all) {
+        valid += (valid.empty() ? "" : ", ") + std::string(c->name);
+        std::size_t d = edit_distance(name, c->name);
+        if (d < best) best = d, nearest = c->name;
+      }
+      std::string hint = best <= 3 ? fmt::format(" (did you mean '{}'?)", nearest) : "";
+      throw Error(
+          fmt::format("--strategy: unknown strategy '{}'{}; valid: all, {}", name, hint, valid));
+    }
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+/// --sync none | end | every:N (N >= 1 write units; what a unit is, each strategy says).
+SyncPolicy parse_sync(const std::string& text) {
+  if (text == "none") return {SyncMode::kNone, 0};
+  if (text == "end") return {SyncMode::kEnd, 0};
+  if (text.starts_with("every:")) {
+    return {SyncMode::kEvery, parse_count("--sync every:N", text.substr(6), 1, UINT64_MAX)};
+  }
+  throw Error("--sync: unknown policy '" + text + "' (none, end, every:N)");
+}
+
+double parse_fraction(const std::string& flag, const std::string& text) {
+  std::string t = text;
+  bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || *end != '\0' || errno != 0 || !(v >= 0) || !std::isfinite(v))
+    throw Error(flag + ": '" + text + "' is not a tolerance (e.g. 25% or 0.25)");
+  return percent ? v / 100 : v;
+}
+
+std::chrono::nanoseconds parse_timeout(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  double s = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !(s > 0) || s > 1e6)
+    throw Error("--timeout: '" + text + "' is not a number of seconds above 0");
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9));
+}
+
+OutputFormat parse_format(const std::string& text) {
+  if (text == "table") return OutputFormat::kTable;
+  if (text == "json") return OutputFormat::kJson;
+  if (text == "csv") return OutputFormat::kCsv;
+  if (text == "markdown" || text == "md") return OutputFormat::kMarkdown;
+  throw Error("--format: unknown format '" + text + "' (table, json, csv, markdown)");
+}
+
+ColorMode parse_color(const std::string& text) {
+  if (text == "auto") return ColorMode::kAuto;
+  if (text == "always") return ColorMode::kAlways;
+  if (text == "never") return ColorMode::kNever;
+  throw Error("--color: unknown mode '" + text + "' (auto, always, never)");
+}
+
+std::size_t parse_columns(const std::string& text) {
+  // Below 60 even the minimal table (strategy, calls, median, vs) cannot fit.
+  return static_cast<std::size_t>(parse_count("--columns", text, 60, 10000));
+}
+
+SortOrder parse_sort(const std::string& text) {
+  if (text == "name") return SortOrder::kName;
+  if (text == "time") return SortOrder::kTime;
+  if (text == "syscalls") return SortOrder::kSyscalls;
+  throw Error("--sort: unknown order '" + text + "' (name, time, syscalls)");
+}
+
+}  // namespace iobench

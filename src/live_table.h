@@ -1,0 +1,32 @@
+// On a terminal, the results table grows in place while the run goes on: each strategy's row
+// appears as soon as it is measured (hyperfine shows each result as it finishes), and the
+// final table, with its summary and notes, takes the live table's place at the end.
+#pragma once
+
+#include <cstddef>
+
+#include "progress.h"
+#include "report/reporter.h"
+
+namespace iobench {
+
+class LiveTable {
+ public:
+  /// Draws only for the table format on a terminal stdout; otherwise every call does nothing,
+  /// so piped output is exactly the final table.
+  LiveTable(OutputFormat format, Progress& progress);
+
+  /// Replaces what the last update drew with the table of `rep`'s rows so far.
+  void update(const BenchReport& rep);
+  /// Erases the live table: the final table is printed where it stood.
+  void clear();
+
+ private:
+  std::string erase() const;
+
+  bool enabled_;
+  Progress& progress_;
+  std::size_t lines_ = 0;  // lines the last update drew
+};
+
+}  // namespace iobench

@@ -1,0 +1,77 @@
+// Process plumbing shared by every command that runs something: a forked child and every
+// process it starts (its "tree"), waited for with a deadline or an interrupt, and killed and
+// reaped as a whole. `run`, `compare` and the perf backend all end their runs here, so that
+// "nothing escapes" is one piece of code. (The ptrace backend follows its tree itself: every
+// process in it is a tracee, and tracing/session.cc kills them by pidfd.)
+#pragma once
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "tracer/unique_fd.h"
+
+namespace iobench {
+
+/// Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER), once: a descendant whose
+/// parent dies (a daemon's double fork and setsid) is reparented to us, not to init, so it
+/// can still be found, waited for and killed. ProcessTree calls it; it is idempotent.
+void become_child_subreaper();
+
+/// How a tree ended: its main child's wait status and rusage, and whether the deadline hit.
+struct TreeEnd {
+  int status = 0;                 // raw wait status of the main child
+  rusage usage{};                 // the main child's own rusage (wait4), not its descendants'
+  bool timed_out = false;         // the deadline passed and the tree was killed
+  std::int64_t main_exit_ns = 0;  // CLOCK_MONOTONIC when the main child was seen to exit
+};
+
+/// Owns a child the caller has just forked, and everything it starts. The caller must have
+/// no other children while a ProcessTree lives: with the subreaper, every child of ours is
+/// taken to be part of this tree (iobench runs one tree at a time).
+class ProcessTree {
+ public:
+  using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+
+  /// Takes `pid`, a child of ours. On failure (no pidfd) kills and reaps it, then throws.
+  explicit ProcessTree(pid_t pid);
+  /// Kills and reaps whatever is left, so that a throw leaves no process behind.
+  ~ProcessTree();
+  ProcessTree(const ProcessTree&) = delete;
+  ProcessTree& operator=(const ProcessTree&) = delete;
+
+  /// Waits until the main child has exited and then until every descendant is gone (a
+  /// daemonised grandchild is still the command's work). Past `deadline` the whole tree is
+  /// killed and reaped (timed_out). A SIGINT/SIGTERM/SIGHUP kills and reaps the whole tree,
+  /// then throws Interrupted.
+  TreeEnd wait(Deadline deadline);
+
+  pid_t pid() const noexcept { return pid_; }
+
+ private:
+  /// False when the deadline passed. Past it, or on a signal, the tree is killed and reaped.
+  bool wait_descendants(Deadline deadline, const sigset_t& during);
+  void reap_zombies() noexcept;
+  void note_reaped(pid_t pid, int status, const rusage& usage) noexcept;
+  void kill_and_reap() noexcept;
+
+  pid_t pid_;
+  tracing::UniqueFd pidfd_;
+  TreeEnd end_;
+  bool main_reaped_ = false;
+  bool done_ = false;  // nothing of the tree is left
+};
+
+/// fork(2) for a child whose whole tree we follow: we become a subreaper *before* the child
+/// exists, since a child that daemonises at once could otherwise orphan a grandchild to init
+/// before the parent got round to prctl. Returns as fork does.
+pid_t fork_tree();
+
+/// A deadline `timeout` from now, or none.
+ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> timeout);
+
+}  // namespace iobench
