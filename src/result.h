@@ -64,8 +64,11 @@ struct TraceResult {
   // no files, bytes, times or errors; pinned and seccomp mean nothing).
   std::string backend = "ptrace";
   bool pinned = false;
-  bool seccomp = true;             // false: fell back to PTRACE_SYSCALL on every syscall
-  std::int64_t overhead_ns = 0;    // calibrated tracer cost per call, subtracted from times
+  bool seccomp = true;           // false: fell back to PTRACE_SYSCALL on every syscall
+  std::int64_t overhead_ns = 0;  // calibrated tracer cost per call, subtracted from times
+  // Timed calls whose tracer cost was measured by a probe right after them (tracer/probe.h);
+  // the others had the calibrated cost subtracted.
+  std::uint64_t probed_calls = 0;
   // The traced program's CPU time (user + sys of the main process and the children it
   // waited for), and what the tracer's stops added to it, timed or not (calibrated).
   std::int64_t cpu_ns = 0;
@@ -77,8 +80,8 @@ struct TraceResult {
   std::vector<ProcessStats> processes;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
-  int exit_code = -1;  // when it exited
-  int term_signal = 0; // when a signal killed it
+  int exit_code = -1;      // when it exited
+  int term_signal = 0;     // when a signal killed it
   bool timed_out = false;  // killed by the tracer's timeout
   // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
   // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
@@ -92,14 +95,14 @@ const char* to_string(ResultStatus s);
 struct StrategyResult {
   std::string strategy;
   ResultStatus status = ResultStatus::kOk;
-  std::string error;                 // one line, empty when ok
-  std::uint64_t bytes = 0;           // expected bytes (what a correct run writes)
-  std::optional<bool> verified;      // nullopt when nothing was checked (unsupported)
-  Stats time_ns;                     // untraced runs only
-  Stats cpu_ns;                      // user + sys from wait4, untraced runs
-  std::uint64_t minor_faults = 0, major_faults = 0;        // medians over untraced runs
-  std::uint64_t voluntary_cs = 0, involuntary_cs = 0;      // medians over untraced runs
-  std::optional<TraceResult> trace;  // the one traced run, when there was one
+  std::string error;             // one line, empty when ok
+  std::uint64_t bytes = 0;       // expected bytes (what a correct run writes)
+  std::optional<bool> verified;  // nullopt when nothing was checked (unsupported)
+  Stats time_ns;                 // untraced runs only
+  Stats cpu_ns;                  // user + sys from wait4, untraced runs
+  std::uint64_t minor_faults = 0, major_faults = 0;    // medians over untraced runs
+  std::uint64_t voluntary_cs = 0, involuntary_cs = 0;  // medians over untraced runs
+  std::optional<TraceResult> trace;                    // the one traced run, when there was one
   std::optional<std::uint64_t> write_calls;     // write family on the target file (+ ring enters)
   std::optional<std::int64_t> syscall_time_ns;  // of those calls, overhead subtracted
   std::int64_t syscall_time_ci95_ns = 0;        // half-width of its 95% interval

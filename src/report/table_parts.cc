@@ -125,7 +125,7 @@ bool syscall_time_sampled(const StrategyResult& r) {
 }
 
 std::optional<double> syscall_share(const StrategyResult& r) {
-  if (!r.syscall_share) return std::nullopt;
+  if (!r.syscall_share || !syscall_time(r)) return std::nullopt;
   return 100.0 * *r.syscall_share;
 }
 
@@ -158,8 +158,9 @@ std::string sampled_note(const std::vector<const StrategyResult*>& rows) {
 }
 
 const char* const kLostNote =
-    "syscall time —: its 95% interval holds zero: the tracer's own cost per call varied by more\n"
-    "  than the calls took. A quieter machine measures it.";
+    "syscall time —: the tracer's own cost per call varied by more than the calls took (its 95%\n"
+    "  interval holds zero, or it came out above the whole untraced run). A quieter machine\n"
+    "  measures it.";
 
 const char* const kShareNote =
     "% of time —: the corrected syscall time came out above the traced run's own time (less the\n"

@@ -44,6 +44,7 @@
 #include <numeric>
 #include <utility>
 
+#include "tracer/probe.h"
 #include "tracer/task_info.h"
 
 namespace iobench::tracing {
@@ -83,6 +84,37 @@ double median_se(const std::vector<double>& v) {
   dev.reserve(v.size());
   for (double x : v) dev.push_back(std::fabs(x - m));
   return 1.2533 * 1.4826 * median(dev) / std::sqrt(static_cast<double>(v.size()));
+}
+
+/// What a probed call's interval holds above the call's untraced cost once the probe's level
+/// is taken off (probe.h): mostly the caches the tracer's work evicted, which a file write
+/// refills and the probe's empty call does not. Per pair, as the overhead, with the probe
+/// level followed through the samples exactly as the session follows it.
+void estimate_residual(const std::vector<IntervalSample>& samples,
+                       const std::vector<double>& untraced, double filter_cost,
+                       TracerCalibration& c) {
+  ProbeLevel level;
+  std::vector<double> residual;
+  for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
+    const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
+    if (p == 0) {
+      for (auto it = samples.begin(); it != first; ++it)
+        if (it->probe >= 0) level.add(it->probe);
+    }
+    double sum = 0;
+    int n = 0;
+    for (auto it = first; it != first + kBatchCalls; ++it) {
+      if (it->probe < 0) continue;
+      level.add(it->probe);
+      sum += static_cast<double>(it->cpu - level.median());
+      ++n;
+    }
+    if (n > kBatchCalls / 2) residual.push_back(sum / n - (untraced[p] - filter_cost));
+  }
+  if (residual.size() < kCalibrationPairs / 2) return;  // probes failed: none to correct
+  c.residual_ns = std::llround(median(residual));
+  c.residual_se_ns = median_se(residual);
+  c.probed = true;
 }
 
 }  // namespace
@@ -162,6 +194,7 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
   const double filter_cost = paired ? std::max(0.0, median(untraced) - untraced_before) : 0.0;
   c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead) + filter_cost));
   c.overhead_se_ns = median_se(overhead);
+  estimate_residual(samples, untraced, filter_cost, c);
   c.timed_stop_ns = std::max(0.0, median(timed_cost));
   c.count_stop_ns = std::max(0.0, median(count_cost));
   std::vector<double> off;

@@ -16,7 +16,7 @@ inline constexpr int kCalibrationUntracedFd = 100;
 inline constexpr int kCalibrationUntimedFd = 101;
 
 /// Untraced/traced batch pairs, after the warm-up.
-inline constexpr std::size_t kCalibrationPairs = 40;
+inline constexpr std::size_t kCalibrationPairs = 60;
 /// Untraced batches timed before the filter is loaded: the fallback when it is refused.
 inline constexpr std::size_t kCalibrationPrefilterBatches = 15;
 

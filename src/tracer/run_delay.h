@@ -21,6 +21,7 @@ namespace iobench::tracing {
 struct IntervalSample {
   std::int64_t cpu = 0;
   std::int64_t off = 0;
+  std::int64_t probe = -1;  // the CPU time of the probe that followed (probe.h); -1: none
 };
 
 /// How much of an interval's `off` is the call's own sleep: what exceeds the tracer's

@@ -108,7 +108,8 @@ void TraceTally::record_exit(const Slot& slot, long rval, bool is_error, bool mo
   add(slot.total, rval, is_error, moves_data, raw_ns, w);
   add(slot.process, rval, is_error, moves_data, raw_ns, w);
   add(slot.file, rval, is_error, moves_data, raw_ns, w);
-  if (slot.histogram != nullptr) slot.histogram->add(raw_ns, w);
+  // A call cannot take less than nothing: noise below 0 is kept in the mean, not here.
+  if (slot.histogram != nullptr) slot.histogram->add(std::max<std::int64_t>(0, raw_ns), w);
 }
 
 std::uint64_t TraceTally::timed_calls() const {

@@ -74,13 +74,23 @@ class ChildGuard {
   UniqueFd pidfd_;
 };
 
-/// The overhead a run subtracts: the mean of the calibrations before and after it, its error
-/// the two's combined, plus half their difference (how far the cost drifted meanwhile).
-Overhead bracket(const TracerCalibration& before, const TracerCalibration& after) {
-  const auto b = static_cast<double>(before.overhead_ns);
-  const auto a = static_cast<double>(after.overhead_ns);
-  const double se = std::hypot(before.overhead_se_ns, after.overhead_se_ns) / 2;
-  return Overhead{(a + b) / 2, std::hypot(se, (a - b) / 2)};
+/// What the session subtracted per timed call came from `before`; the calibrations around the
+/// run say the mean of the two was right. Returns that drift (the shift fill() applies) and
+/// the error: the calibrations' combined, plus half their difference. Probed calls rest on
+/// the residual, the others on the whole calibrated overhead, each by its share of calls.
+Overhead drift_since(const TracerCalibration& before, const TracerCalibration& after,
+                     std::uint64_t probed, std::uint64_t timed) {
+  auto bracket = [](double b, double a, double b_se, double a_se) {
+    return Overhead{(a - b) / 2, std::hypot(std::hypot(b_se, a_se) / 2, (a - b) / 2)};
+  };
+  const Overhead res =
+      bracket(static_cast<double>(before.residual_ns), static_cast<double>(after.residual_ns),
+              before.residual_se_ns, after.residual_se_ns);
+  const Overhead all =
+      bracket(static_cast<double>(before.overhead_ns), static_cast<double>(after.overhead_ns),
+              before.overhead_se_ns, after.overhead_se_ns);
+  const double p = timed > 0 ? static_cast<double>(probed) / static_cast<double>(timed) : 0;
+  return Overhead{p * res.ns + (1 - p) * all.ns, std::hypot(p * res.se_ns, (1 - p) * all.se_ns)};
 }
 
 void set_ending(TraceResult& result, const WaitStatus& status) {
@@ -98,6 +108,9 @@ struct Tracer::Impl {
     const std::function<void()>* before_filter = nullptr;
     std::vector<IntervalSample>* samples = nullptr;
     SleepRule sleep;
+    bool probe = kCanProbe;
+    std::int64_t overhead_ns = 0;
+    std::int64_t residual_ns = 0;
     int unsampled_fd = -1;
     int untimed_fd = -1;
   };
@@ -106,6 +119,8 @@ struct Tracer::Impl {
     TraceResult result;
     TraceTally tally;
     std::uint64_t entry_stops = 0;
+    std::uint64_t probed = 0;
+    double probe_level_ns = 0;  // the probes' median cost: what was subtracted, typically
   };
 
   explicit Impl(const TracerOptions& o) : options(o), filter(table.stop_set(), o.trace_all) {}
@@ -135,18 +150,23 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   const bool timing = options_.mode == TraceMode::kTiming;
   const TracerCalibration before = timing ? calibration() : TracerCalibration{};
   hooks.sleep = SleepRule{before.off_median_ns, before.off_threshold_ns};
+  hooks.overhead_ns = before.overhead_ns;
+  hooks.probe = kCanProbe && before.probed;
+  hooks.residual_ns = before.residual_ns;
   Impl::Traced t = impl_->trace(child_main, timeout, hooks);
   TracerCalibration after = before;
   // A run that timed enough calls for the correction to matter is calibrated again right
-  // after it (which is also the next run's "before"): the tracer's cost drifts with the
+  // after it (which is also the next run's "before"): what is subtracted drifts with the
   // machine's load, and a run is corrected by the two calibrations that bracket it.
   if (timing && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
     impl_->calibrate();
     after = *impl_->calibration;
   }
-  const Overhead overhead = bracket(before, after);
   TraceResult& r = t.result;
-  r.overhead_ns = std::llround(overhead.ns);
+  r.probed_calls = t.probed;
+  const Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
+  r.overhead_ns =
+      t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
   if (timing && r.available && r.seccomp) {
     const auto timed = static_cast<double>(t.tally.timed_calls());
     const double counted = static_cast<double>(t.entry_stops) - timed;
@@ -208,7 +228,8 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
 
   TraceSession session(
       SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
-                    hooks.samples, hooks.unsampled_fd, hooks.untimed_fd, hooks.sleep},
+                    hooks.samples, hooks.unsampled_fd, hooks.untimed_fd, hooks.sleep, hooks.probe,
+                    hooks.overhead_ns, hooks.residual_ns},
       pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
@@ -225,6 +246,8 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   if (session.main_status()) set_ending(result, *session.main_status());
   traced.tally = session.tally();
   traced.entry_stops = session.entry_stops();
+  traced.probed = session.probed_calls();
+  traced.probe_level_ns = session.probe_level_ns();
   result.busy_share = session.busy_share();
   return traced;
 }

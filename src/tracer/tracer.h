@@ -47,8 +47,13 @@ struct TracerCalibration {
   double count_stop_ns = 0;           // a counted-only call's (one stop)
   std::int64_t off_median_ns = 0;     // the tracer's latency in an interval (run_delay.h)
   std::int64_t off_threshold_ns = 0;  // its spread: what a sleep must exceed to count
-  std::size_t samples = 0;            // traced calls the estimate rests on
-  bool traced = false;                // false: ptrace was refused, nothing to subtract
+  /// With a probe next to each timed call (probe.h): what its interval holds beyond the probe's
+  /// level and the call's untraced cost, per call, and the standard error of that.
+  std::int64_t residual_ns = 0;
+  double residual_se_ns = 0;
+  bool probed = false;      // the probes ran: residual_ns is known
+  std::size_t samples = 0;  // traced calls the estimate rests on
+  bool traced = false;      // false: ptrace was refused, nothing to subtract
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.

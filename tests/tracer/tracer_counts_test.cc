@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tracer/probe.h"
 #include "tracer_test_util.h"
 
 namespace iobench::tracer_test {
@@ -241,6 +242,36 @@ TEST_F(Counts, CountModeCountsWhatTimingModeCounts) {
     EXPECT_EQ(per_file[0], per_file[1]);
     EXPECT_EQ(per_process[0], per_process[1]);
   }
+}
+
+// Timing borrows the tracee's registers for a probe after each timed call (tracer/probe.h);
+// the program must see exactly its own results: writer checks every write's return value
+// (exit 101 otherwise), and every timed call here was probed.
+TEST_F(Counts, ProbesFollowTimedCallsAndTheProgramSeesOnlyItsOwnResults) {
+  TempDir dir;
+  Tracer tracer(TracerOptions{});
+  const std::string out = dir.file("out");
+  const TraceResult r = run_traced(tracer, Command({PROGRAM_WRITER, out, "5000"}));
+  ASSERT_TRUE(r.available);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(calls(r.syscalls, "write"), 5000u);
+  EXPECT_EQ(r.syscalls.at("write").bytes, 5000u * kLineBytes);
+  if (!tracing::kCanProbe) GTEST_SKIP() << "no probe on this architecture";
+  EXPECT_EQ(r.probed_calls, r.syscalls.at("write").timed_calls);
+  EXPECT_GT(r.probed_calls, 0u);
+}
+
+// A program with a seccomp filter of its own could answer the probe's write(-1) before our
+// filter stops it (an ERRNO outranks a TRACE): it is never probed, and sees its own results.
+TEST_F(Counts, AProgramWithItsOwnFilterIsNeverProbed) {
+  TempDir dir;
+  Tracer tracer(TracerOptions{});
+  const std::string out = dir.file("out");
+  const TraceResult r = run_traced(tracer, Command({PROGRAM_OWN_FILTER, out, "2000"}));
+  ASSERT_TRUE(r.available);
+  EXPECT_EQ(r.exit_code, 0) << "101: a write returned what the probe got, not its own result";
+  EXPECT_EQ(calls(r.syscalls, "write"), 2000u);
+  EXPECT_EQ(r.probed_calls, 0u);
 }
 
 }  // namespace
