@@ -2,6 +2,7 @@
 // numbers never move, so the table they render can be compared byte for byte.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ inline StrategyResult sample_row(const std::string& name, std::uint64_t calls,
   r.trace = t;
   r.write_calls = calls;
   r.syscall_time_ns = syscall_ns;
+  // As the runner derives it from the traced run (runner.cc): here, against the median.
+  if (r.time_ns.median > 0)
+    r.syscall_share = std::min(1.0, static_cast<double>(syscall_ns) / r.time_ns.median);
   return r;
 }
 

@@ -16,6 +16,13 @@ inline std::int64_t monotonic_ns() noexcept {
   return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
+/// The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID, vDSO too) in ns.
+inline std::int64_t thread_cpu_ns() noexcept {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
 /// A rusage time (user or sys) in ns.
 inline std::int64_t to_ns(const timeval& tv) noexcept {
   return std::int64_t{tv.tv_sec} * 1'000'000'000 + std::int64_t{tv.tv_usec} * 1000;

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace iobench {
@@ -17,12 +18,26 @@ struct Stats {
 };
 Stats summarize(std::vector<std::int64_t> samples);
 
+/// Corrected per-call times of one syscall's timed calls (tracer cost subtracted), from a
+/// bounded log-linear histogram: each value to within 1.6%.
+struct LatencySummary {
+  std::int64_t p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
+  std::vector<std::pair<std::int64_t, double>> cdf;  // (ns, fraction of calls at or below)
+};
+
 /// One syscall's totals, as strace -c shows them.
 struct SyscallStats {
-  std::uint64_t calls = 0;
-  std::uint64_t errors = 0;
-  std::uint64_t bytes = 0;     // sum of successful return values of data-moving calls
-  std::int64_t time_ns = 0;    // tracer overhead subtracted; 0 in count mode
+  std::uint64_t calls = 0;        // every call: exact in every mode
+  std::uint64_t errors = 0;       // exact when every call was timed, else scaled from the timed
+  std::uint64_t bytes = 0;        // successful returns of data-moving calls; likewise
+  std::int64_t time_ns = 0;       // tracer overhead subtracted; 0 in count mode
+  std::uint64_t timed_calls = 0;  // calls whose interval was measured (tracer/sampler.h)
+  std::int64_t time_ci95_ns = 0;  // half-width of time_ns's 95% interval
+  std::optional<LatencySummary> latency;  // per syscall over the whole run; not per file
+  /// time_ns, errors and bytes were scaled up from a sample of the calls.
+  bool estimated() const { return timed_calls < calls; }
+  /// The interval holds 0: the figure says nothing, whatever its value.
+  bool time_uncertain() const { return calls > 0 && (time_ns <= 0 || time_ci95_ns >= time_ns); }
 };
 
 /// Calls attributed to the file behind the fd (path as /proc/PID/fd shows it).
@@ -49,8 +64,17 @@ struct TraceResult {
   // no files, bytes, times or errors; pinned and seccomp mean nothing).
   std::string backend = "ptrace";
   bool pinned = false;
-  bool seccomp = true;             // false: fell back to PTRACE_SYSCALL on every syscall
-  std::int64_t overhead_ns = 0;    // calibrated tracer cost per call, subtracted from times
+  bool seccomp = true;           // false: fell back to PTRACE_SYSCALL on every syscall
+  std::int64_t overhead_ns = 0;  // calibrated tracer cost per call, subtracted from times
+  // Timed calls whose tracer cost was measured by a probe right after them (tracer/probe.h);
+  // the others had the calibrated cost subtracted.
+  std::uint64_t probed_calls = 0;
+  // The traced program's CPU time (user + sys of the main process and the children it
+  // waited for), and what the tracer's stops added to it, timed or not (calibrated).
+  std::int64_t cpu_ns = 0;
+  std::int64_t tracer_cost_ns = 0;
+  // Of the timed intervals, the share either side spent waiting for a CPU (run_delay.h).
+  double busy_share = 0;
   std::map<std::string, SyscallStats> syscalls;
   std::vector<FileStats> files;
   std::vector<ProcessStats> processes;
@@ -59,8 +83,8 @@ struct TraceResult {
   std::vector<std::string> streams;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
-  int exit_code = -1;  // when it exited
-  int term_signal = 0; // when a signal killed it
+  int exit_code = -1;      // when it exited
+  int term_signal = 0;     // when a signal killed it
   bool timed_out = false;  // killed by the tracer's timeout
   // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
   // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
@@ -74,18 +98,29 @@ const char* to_string(ResultStatus s);
 struct StrategyResult {
   std::string strategy;
   ResultStatus status = ResultStatus::kOk;
-  std::string error;                 // one line, empty when ok
-  std::uint64_t bytes = 0;           // expected bytes (what a correct run writes)
-  std::optional<bool> verified;      // nullopt when nothing was checked (unsupported)
-  Stats time_ns;                     // untraced runs only
-  Stats cpu_ns;                      // user + sys from wait4, untraced runs
-  std::uint64_t minor_faults = 0, major_faults = 0;        // medians over untraced runs
-  std::uint64_t voluntary_cs = 0, involuntary_cs = 0;      // medians over untraced runs
-  std::optional<TraceResult> trace;  // the one traced run, when there was one
+  std::string error;             // one line, empty when ok
+  std::uint64_t bytes = 0;       // expected bytes (what a correct run writes)
+  std::optional<bool> verified;  // nullopt when nothing was checked (unsupported)
+  Stats time_ns;                 // untraced runs only
+  Stats cpu_ns;                  // user + sys from wait4, untraced runs
+  std::uint64_t minor_faults = 0, major_faults = 0;    // medians over untraced runs
+  std::uint64_t voluntary_cs = 0, involuntary_cs = 0;  // medians over untraced runs
+  std::optional<TraceResult> trace;                    // the one traced run, when there was one
   std::optional<std::uint64_t> write_calls;     // write family on the target file (+ ring enters)
   std::optional<std::int64_t> syscall_time_ns;  // of those calls, overhead subtracted
+  std::int64_t syscall_time_ci95_ns = 0;        // half-width of its 95% interval
+  std::uint64_t timed_calls = 0;                // of write_calls, those timed
+  // syscall_time over the traced run's own time less the tracer's cost: 0..1; nullopt when
+  // the correction cannot be trusted (or nothing was timed).
+  std::optional<double> syscall_share;
+  // Corrected per-call times of its most frequent write call (whole run), when timed.
+  std::optional<LatencySummary> latency;
   // The strategy's own time during the traced run: how much tracing slowed it. Never its speed.
   std::optional<std::int64_t> traced_time_ns;
 };
+
+/// The row's syscall time says nothing: calls were made and its 95% interval holds 0 (or the
+/// subtraction left 0).
+bool syscall_time_uncertain(const StrategyResult& r);
 
 }  // namespace iobench

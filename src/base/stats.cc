@@ -14,12 +14,14 @@ Stats summarize(std::vector<std::int64_t> samples) {
   const std::size_t n = samples.size();
   s.min = static_cast<double>(samples.front());
   s.max = static_cast<double>(samples.back());
-  s.median = n % 2 ? static_cast<double>(samples[n / 2])
-                   : (static_cast<double>(samples[n / 2 - 1]) + static_cast<double>(samples[n / 2])) / 2;
+  s.median =
+      n % 2 ? static_cast<double>(samples[n / 2])
+            : (static_cast<double>(samples[n / 2 - 1]) + static_cast<double>(samples[n / 2])) / 2;
   s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(n);
   if (n > 1) {
     double sq = 0;
-    for (auto v : samples) sq += (static_cast<double>(v) - s.mean) * (static_cast<double>(v) - s.mean);
+    for (auto v : samples)
+      sq += (static_cast<double>(v) - s.mean) * (static_cast<double>(v) - s.mean);
     s.stddev = std::sqrt(sq / static_cast<double>(n - 1));  // sample stddev, as hyperfine reports
   }
   return s;
@@ -39,12 +41,26 @@ std::uint64_t FileStats::bytes() const {
 
 const char* to_string(ResultStatus s) {
   switch (s) {
-    case ResultStatus::kOk: return "ok";
-    case ResultStatus::kUnsupported: return "unsupported";
-    case ResultStatus::kFailed: return "failed";
-    case ResultStatus::kTimeout: return "timeout";
+    case ResultStatus::kOk:
+      return "ok";
+    case ResultStatus::kUnsupported:
+      return "unsupported";
+    case ResultStatus::kFailed:
+      return "failed";
+    case ResultStatus::kTimeout:
+      return "timeout";
   }
   return "?";
+}
+
+bool syscall_time_uncertain(const StrategyResult& r) {
+  if (!r.syscall_time_ns || !r.write_calls || *r.write_calls == 0) return false;
+  if (*r.syscall_time_ns <= 0 || r.syscall_time_ci95_ns >= *r.syscall_time_ns) return true;
+  // Calls cannot take half as long again as the whole untraced run took: past that, the
+  // correction failed, whatever its interval says.
+  constexpr double kMostBelievable = 1.5;
+  return r.time_ns.median > 0 &&
+         static_cast<double>(*r.syscall_time_ns) > kMostBelievable * r.time_ns.median;
 }
 
 }  // namespace iobench

@@ -157,6 +157,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("--columns", columns, "Fit the table to N columns (default: the terminal's width; no limit when piped)");
   app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: the strategies' order)");
   app.add_option("--plot", o.plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
+  app.add_flag("--latency", o.latency,
+               "Add the write calls' p50/p99/max latency columns (traced run, timing mode); "
+               "with --plot, draw their latency CDFs instead");
   app.add_flag("--list", list, "List the strategies and exit");
   app.add_flag("-V,--version", version, "Print the version and exit");
 

@@ -46,6 +46,7 @@ struct BenchOptions {
   SortOrder sort = SortOrder::kRegistry;
   std::size_t columns = 0;  // --columns: the table's width; 0 = the terminal's (none when piped)
   std::string plot;
+  bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
 };
 
 struct TraceCommandOptions {

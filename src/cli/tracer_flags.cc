@@ -44,6 +44,10 @@ void TracerFlags::add(CLI::App& app) {
   app.add_flag("--trace-all", trace_all, "Trace every syscall, not just the write family");
   app.add_flag("--pin", pin, "Pin the tracer to its CPU (the traced program is never pinned)");
   app.add_flag("--no-pin", no_pin, "Do not pin the tracer (the default)");
+  app.add_flag("--time-all", time_all,
+               "Time every call (two stops each), not a sample spread over the run "
+               "(the first 3,000 of each syscall, then 1 in k)")
+      ->excludes("--count-only");
   app.add_option("--tracer", backend,
                  "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
                  "--count-only, root, tracefs) or auto (default: perf for --count-only when "
@@ -54,6 +58,7 @@ TracerOptions TracerFlags::options(bool traced, bool per_process) const {
   TracerOptions t;
   t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
   t.trace_all = trace_all;
+  t.time_all = time_all;
   t.pin = pin && !no_pin;
   const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
   t.backend = resolve_backend(backend, count_only, traced, needs_ptrace);

@@ -13,7 +13,7 @@ class App;
 namespace iobench {
 
 struct TracerFlags {
-  bool count_only = false, trace_all = false, pin = false, no_pin = false;
+  bool count_only = false, trace_all = false, pin = false, no_pin = false, time_all = false;
   std::string backend = "auto";
 
   void add(CLI::App& app);

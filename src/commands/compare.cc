@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 
 #include "base/error.h"
@@ -139,6 +140,7 @@ StrategyResult measure(const CompareCommand& c, const CompareOptions& o, Countin
       attribute_command_writes(t, r);
       r.traced_time_ns = t.wall_ns;
       r.trace = std::move(t);
+      set_syscall_share(r);
     }
   }
   return r;
@@ -151,6 +153,8 @@ void attribute_command_writes(const TraceResult& trace, StrategyResult& result) 
   result.write_calls = count.calls;
   result.syscall_time_ns = count.time_ns;
   result.bytes = count.bytes;
+  result.timed_calls = count.timed_calls;
+  result.syscall_time_ci95_ns = count.time_ci95_ns;
 }
 
 int run_compare(const CompareOptions& o) {

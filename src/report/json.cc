@@ -13,15 +13,31 @@ namespace {
 
 using nlohmann::json;
 
+json latency_json(const std::optional<LatencySummary>& l) {
+  if (!l) return nullptr;
+  return {{"p50", l->p50}, {"p90", l->p90}, {"p99", l->p99}, {"p999", l->p999}, {"max", l->max}};
+}
+
+/// [low, high] of a time's 95% interval, floored at 0.
+json interval_json(std::int64_t ns, std::int64_t ci95_ns) {
+  return json::array({std::max<std::int64_t>(0, ns - ci95_ns), ns + ci95_ns});
+}
+
 json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMode mode) {
   json out = json::object();
   const bool timed = mode == TraceMode::kTiming;  // count mode never sees a return value
   for (const auto& [name, st] : syscalls) {
+    const bool measured = timed && st.timed_calls > 0;
     out[name] = {{"calls", st.calls},
                  {"errors", timed ? json(st.errors) : json(nullptr)},
                  // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
                  {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
-                 {"time_ns", timed ? json(st.time_ns) : json(nullptr)}};
+                 {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
+                 {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
+                 {"estimated", timed ? json(st.estimated()) : json(nullptr)},
+                 {"time_ci95_ns",
+                  measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
+                 {"latency_ns", timed ? latency_json(st.latency) : json(nullptr)}};
   }
   return out;
 }
@@ -73,12 +89,22 @@ json result_json(const StrategyResult& r) {
       {"write_calls", optional_json(r.write_calls)},
       {"syscall_time_ns", optional_json(r.syscall_time_ns)},
       {"traced_time_ns", optional_json(r.traced_time_ns)},
+      {"syscall_time_ci95_ns", nullptr},
+      {"timed_calls", nullptr},
+      {"syscall_share", optional_json(r.syscall_share)},
+      {"latency_ns", nullptr},
       {"trace_backend", r.trace ? json(r.trace->backend) : json(nullptr)},
   };
   if (r.trace && r.trace->available) {
     j["syscalls"] = syscalls_json(r.trace->syscalls, r.trace->mode);
     j["files"] = files_json(*r.trace);
-    if (r.trace->mode == TraceMode::kCount) j["syscall_time_ns"] = nullptr;
+    if (r.trace->mode == TraceMode::kCount) {
+      j["syscall_time_ns"] = nullptr;
+    } else if (r.syscall_time_ns) {
+      j["syscall_time_ci95_ns"] = interval_json(*r.syscall_time_ns, r.syscall_time_ci95_ns);
+      j["timed_calls"] = r.timed_calls;
+      j["latency_ns"] = latency_json(r.latency);
+    }
   }
   return j;
 }
@@ -152,6 +178,7 @@ std::string render_trace_json(const TraceReport& rep) {
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
+      {"busy_share", t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},

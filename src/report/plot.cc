@@ -174,10 +174,40 @@ std::string comparison_plot_script(const BenchReport& rep) {
       names, 0.17, 0.40, true, tics);
   s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max_calls, 0}, names, 0.45,
                     0.69, false, tics);
-  s += panel_script({"time in those calls", "% of median time", 4, 7, false, max_share, 100}, names,
-                    0.74, 0.97, false, tics);
+  s += panel_script({"time in those calls", "% of traced run's time", 4, 7, false, max_share, 100},
+                    names, 0.74, 0.97, false, tics);
   s += "unset multiplot\n";
   return s;
+}
+
+std::string latency_plot_script(const BenchReport& rep) {
+  std::vector<const StrategyResult*> rows;
+  for (const StrategyResult* r : sorted_rows(rep))
+    if (r->status == ResultStatus::kOk && r->latency && !r->latency->cdf.empty()) rows.push_back(r);
+  std::string s = kTerminal;
+  s += fmt::format("set title {} noenhanced\n",
+                   quote(fmt::format("iobench: write-call latency · {} · traced run, tracer "
+                                     "cost subtracted\n{}",
+                                     lines_text(rep), machine(rep))));
+  s += "set xlabel 'time per call (ns, log scale)'\nset ylabel 'fraction of calls at or below'\n";
+  s += "set logscale x 10\nset format x '%.0s%c'\nset yrange [0:1.02]\nset grid\n";
+  s += "set key right bottom noenhanced\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    s += fmt::format("$cdf{} << EOD\n", i);
+    // A log axis has no 0: a call corrected to 0 ns is drawn at 1 ns.
+    for (const auto& [ns, q] : rows[i]->latency->cdf)
+      s += fmt::format("{} {}\n", number(std::max<double>(1, static_cast<double>(ns))), number(q));
+    s += "EOD\n";
+  }
+  if (rows.empty())
+    return s + "set label 'no timed write calls' at graph 0.5,0.5 center\nplot NaN notitle\n";
+  s += "plot ";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    s += fmt::format("{}$cdf{} using 1:2 with steps lw 3 lc rgb {} title {} noenhanced",
+                     i ? ", \\\n  " : "", i, quote(kColours[i % std::size(kColours)]),
+                     quote(rows[i]->strategy));
+  }
+  return s + "\n";
 }
 
 std::string sweep_plot_script(const SweepReport& rep) {

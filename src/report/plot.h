@@ -18,6 +18,10 @@ namespace iobench {
 /// scale) and the share of the median time spent in those calls.
 std::string comparison_plot_script(const BenchReport& rep);
 
+/// One cumulative distribution per traced row (its write calls' corrected per-call times,
+/// log x): what --plot draws with --latency.
+std::string latency_plot_script(const BenchReport& rep);
+
 /// Two log–log panels against the swept value: write calls and median time, the knee marked.
 std::string sweep_plot_script(const SweepReport& rep);
 

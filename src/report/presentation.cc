@@ -27,6 +27,7 @@ std::uint64_t io_block_size(const std::string& dir) {
 void set_presentation(const BenchOptions& o, BenchReport& rep) {
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
+  rep.latency = o.latency;
   rep.columns = table_columns(o.columns, STDOUT_FILENO);
   rep.block_size = io_block_size(o.dir);
 }
@@ -64,7 +65,8 @@ void write_exports(const std::string& json, const std::string& csv, const std::s
 }
 
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep) {
-  if (!o.plot.empty()) write_plot(o.plot, comparison_plot_script(rep));
+  if (!o.plot.empty())
+    write_plot(o.plot, o.latency ? latency_plot_script(rep) : comparison_plot_script(rep));
 }
 
 }  // namespace iobench

@@ -44,6 +44,7 @@ struct BenchReport {
   // piped), and whether this is the table so far of a run still going (no summary or notes).
   bool color = false;
   SortOrder sort = SortOrder::kRegistry;
+  bool latency = false;  // --latency: the write calls' p50/p99/max columns
   std::size_t columns = 0;
   bool live = false;
 };

@@ -161,12 +161,10 @@ std::string render_sweep_table(const SweepReport& rep) {
       calls_bar = std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls);
     if (r.write_calls && *r.write_calls > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
-    if (auto t = syscall_time(r)) sys_time = format_duration(*t);
-    lost = lost || syscall_time_untrusted(r);
-    if (auto pct = syscall_share(r)) {
-      share = fmt::format("{:.0f}%", *pct);
-      over_100 = over_100 || *pct > 100.5;
-    }
+    sys_time = format_syscall_time(r);
+    lost = lost || syscall_time_lost(r);
+    if (auto pct = syscall_share(r)) share = fmt::format("{:.0f}%", *pct);
+    over_100 = over_100 || syscall_share_untrusted(r);
 
     std::string rel = kNone;
     if (lines) {

@@ -119,6 +119,14 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
   return out;
 }
 
+/// A syscall's time in the trace table: "≈" when scaled from a sample, "—" when its 95%
+/// interval holds 0.
+std::string trace_time(const SyscallStats& st) {
+  if (st.calls > 0 && st.timed_calls > 0 && st.time_uncertain()) return kNone;
+  return (st.estimated() && st.timed_calls > 0 ? "≈" : "") +
+         format_duration(static_cast<double>(st.time_ns));
+}
+
 }  // namespace
 
 std::string render_table(const BenchReport& rep) {
@@ -150,6 +158,9 @@ std::string render_table(const BenchReport& rep) {
       {"CPU", true, "", 2, 7},
       {"faults", true, "", 2, 8},
   };
+  if (rep.latency) {
+    for (const char* q : {"p50", "p99", "max"}) cols.push_back({q, true, "latency"});
+  }
   std::vector<std::vector<GridCell>> rows;
   std::vector<std::string> errors;
   bool over_100 = false, lost = false;
@@ -169,6 +180,7 @@ std::string render_table(const BenchReport& rep) {
                       kNone,
                       kNone,
                       kNone});
+      if (rep.latency) rows.back().resize(cols.size(), GridCell(kNone));
       errors.push_back(
           paint(fmt::format("{}: {}: {}", r.strategy, to_string(r.status), r.error), sgr, color));
       continue;
@@ -182,12 +194,10 @@ std::string render_table(const BenchReport& rep) {
     if (r.write_calls && *r.write_calls > 0 && r.bytes > 0)
       per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
     std::string sys_time = kNone, share = kNone;
-    if (auto t = syscall_time(r)) sys_time = format_duration(*t);
-    lost = lost || syscall_time_untrusted(r);
-    if (auto pct = syscall_share(r)) {
-      share = fmt::format("{:.0f}%", *pct);
-      over_100 = over_100 || *pct > 100.5;
-    }
+    sys_time = format_syscall_time(r);
+    lost = lost || syscall_time_lost(r);
+    if (auto pct = syscall_share(r)) share = fmt::format("{:.0f}%", *pct);
+    over_100 = over_100 || syscall_share_untrusted(r);
     // Green where it beats the reference, red where it loses: readable from the back row.
     const char* speed = style::kNone;
     if (reference && &r != reference)
@@ -204,6 +214,13 @@ std::string render_table(const BenchReport& rep) {
                     share,
                     format_duration(r.cpu_ns.median),
                     format_count(r.minor_faults + r.major_faults)});
+    if (rep.latency) {
+      for (std::int64_t LatencySummary::*q :
+           {&LatencySummary::p50, &LatencySummary::p99, &LatencySummary::max})
+        rows.back().push_back(r.latency
+                                  ? GridCell(format_duration(static_cast<double>((*r.latency).*q)))
+                                  : GridCell(kNone));
+    }
   }
 
   const bool commands = !rep.commands.empty();
@@ -221,6 +238,7 @@ std::string render_table(const BenchReport& rep) {
   auto notes = footnotes(rep);
   if (over_100) notes.emplace_back(kShareNote);
   if (lost) notes.emplace_back(kLostNote);
+  if (std::string n = sampled_note(sorted_rows(rep)); !n.empty()) notes.push_back(n);
   if (!notes.empty()) {
     out += "\n";
     for (const auto& n : notes) out += paint(reflow(n, width), style::kDim, color) + "\n";
@@ -246,7 +264,12 @@ std::string render_trace_table(const TraceReport& rep) {
   };
   auto table = [&](const std::map<std::string, SyscallStats>& syscalls) {
     std::vector<GridColumn> cols = {{"syscall", false}, {"calls", true}, {"errors", true},
-                                    {"bytes", true},    {"time", true},  {"time/call", true}};
+                                    {"bytes", true},    {"time", true},  {"time/call", true},
+                                    {"p50", true},      {"p99", true},   {"max", true}};
+    auto latency = [&](const SyscallStats& st, std::int64_t LatencySummary::*field) -> GridCell {
+      if (!timed || !st.latency) return kNone;
+      return format_duration(static_cast<double>((*st.latency).*field));
+    };
     std::vector<std::vector<GridCell>> rows;
     SyscallStats total;
     bool any_counted = false;
@@ -261,16 +284,19 @@ std::string render_trace_table(const TraceReport& rep) {
       total.bytes += st.bytes;
       total.time_ns += st.time_ns;
       any_counted = any_counted || moves_data(name);
-      const std::string took = time(st.time_ns, st.calls);
+      const std::string took = time(st.time_ns, st.calls) == kNone ? kNone : trace_time(st);
       const std::string per_call =
           took == kNone
               ? std::string(kNone)
               : format_duration(static_cast<double>(st.time_ns) / static_cast<double>(st.calls));
       rows.push_back({name, format_count(st.calls), timed ? format_count(st.errors) : kNone,
-                      bytes(st.bytes, moves_data(name)), took, per_call});
+                      bytes(st.bytes, moves_data(name)), took, per_call,
+                      latency(st, &LatencySummary::p50), latency(st, &LatencySummary::p99),
+                      latency(st, &LatencySummary::max)});
     }
     rows.push_back({"total", format_count(total.calls), timed ? format_count(total.errors) : kNone,
-                    bytes(total.bytes, any_counted), time(total.time_ns, total.calls), ""});
+                    bytes(total.bytes, any_counted), time(total.time_ns, total.calls), "", "", "",
+                    ""});
     return render_grid(cols, rows);
   };
   out += table(t.syscalls);
@@ -299,10 +325,17 @@ std::string render_trace_table(const TraceReport& rep) {
                            "sockets;\n  io_uring_enter on rings");
   out += fmt::format("wall time {} (traced: not the program's untraced speed); ",
                      format_duration(static_cast<double>(t.wall_ns)));
-  if (timed)
+  if (timed) {
     out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
                        format_duration(static_cast<double>(t.overhead_ns)));
-  else
+    for (const auto& [name, st] : t.syscalls) {
+      if (st.estimated() && st.timed_calls > 0)
+        out += fmt::format(
+            "≈ {}: timed {} of {} calls, spread over the run (--time-all: every "
+            "call); p50/p99/max: corrected per-call times.\n",
+            name, format_count(st.timed_calls), format_count(st.calls));
+    }
+  } else
     out += "count mode: calls only.\n";
   return out;
 }

@@ -107,46 +107,64 @@ std::string format_relative(double reference, double value) {
   return x >= 10 ? fmt::format("{:.1f}× {}", x, word) : fmt::format("{:.2f}× {}", x, word);
 }
 
-namespace {
-
-// Calls cannot take half as long again as the whole untraced run; the traced run's calls may
-// cost a little more (cold caches: kShareNote), but past this the subtraction itself failed.
-constexpr double kMostShareBelievable = 1.5;
-
-}  // namespace
-
-bool syscall_time_untrusted(const StrategyResult& r) {
-  if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming || !r.write_calls ||
-      *r.write_calls == 0)
-    return false;
-  // 0 after the tracer's cost was subtracted: the cost per stop varied more than the calls
-  // took. Not a measurement of zero.
-  if (*r.syscall_time_ns <= 0) return true;
-  return r.time_ns.median > 0 &&
-         static_cast<double>(*r.syscall_time_ns) > kMostShareBelievable * r.time_ns.median;
-}
-
 std::optional<double> syscall_time(const StrategyResult& r) {
   if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming) return std::nullopt;
-  if (syscall_time_untrusted(r)) return std::nullopt;
+  // Its 95% interval holds 0: the tracer's cost per stop varied more than the calls took.
+  // Not a measurement of zero, nor of anything else.
+  if (syscall_time_uncertain(r)) return std::nullopt;
   return static_cast<double>(*r.syscall_time_ns);
 }
 
+bool syscall_time_lost(const StrategyResult& r) {
+  return r.trace && r.trace->mode == TraceMode::kTiming && syscall_time_uncertain(r);
+}
+
+bool syscall_time_sampled(const StrategyResult& r) {
+  // timed_calls 0 with a time: a result from before sampling, every call timed.
+  return syscall_time(r) && r.write_calls && r.timed_calls > 0 && r.timed_calls < *r.write_calls;
+}
+
 std::optional<double> syscall_share(const StrategyResult& r) {
+  if (!r.syscall_share || !syscall_time(r)) return std::nullopt;
+  return 100.0 * *r.syscall_share;
+}
+
+bool syscall_share_untrusted(const StrategyResult& r) {
+  return syscall_time(r) && !r.syscall_share && r.trace && r.trace->seccomp;
+}
+
+std::string format_syscall_time(const StrategyResult& r) {
   auto t = syscall_time(r);
-  if (!t || r.time_ns.median <= 0) return std::nullopt;
-  return 100.0 * *t / r.time_ns.median;
+  if (!t) return "—";
+  return (syscall_time_sampled(r) ? "≈" : "") + format_duration(*t);
+}
+
+std::string sampled_note(const std::vector<const StrategyResult*>& rows) {
+  std::string list, line;
+  for (const StrategyResult* r : rows) {
+    if (!syscall_time_sampled(*r)) continue;
+    std::string item = fmt::format("{} {} of {}", r->strategy, format_count(r->timed_calls),
+                                   format_count(*r->write_calls));
+    if (!line.empty() && line.size() + item.size() > 90) {
+      list += line + ",\n  ";
+      line.clear();
+    }
+    line += (line.empty() ? "" : ", ") + item;
+  }
+  if (line.empty()) return "";
+  return "≈ syscall time: timed a sample spread over the run, scaled to every call (95% "
+         "interval in\n  --format json; --time-all times every call). Calls timed: " +
+         (list.empty() ? "" : "\n  " + list) + line + ".";
 }
 
 const char* const kLostNote =
-    "syscall time —: the tracer's own cost varied by more than the calls took, so subtracting it\n"
-    "  left nothing (or far more than the whole run took). A quieter machine measures it.";
+    "syscall time —: the tracer's own cost per call varied by more than the calls took (its 95%\n"
+    "  interval holds zero, or it came out above the whole untraced run). A quieter machine\n"
+    "  measures it.";
 
 const char* const kShareNote =
-    "% of time above 100%: syscall time comes from the traced run, where every stop for the "
-    "tracer\n"
-    "  leaves the caches cold, so each call costs more than it does untraced. Read it as \"nearly "
-    "all\".";
+    "% of time —: the corrected syscall time came out above the traced run's own time (less the\n"
+    "  tracer's cost) by more than its error: the correction is off on this machine, not shown.";
 
 std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
   std::string where = rep.dir.empty() ? "" : fmt::format("{} on {} · ", rep.dir, rep.filesystem);

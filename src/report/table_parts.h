@@ -48,15 +48,22 @@ std::string render_summary(const Comparison& cmp, bool color);
 std::string format_relative(double reference_ns, double value_ns);
 
 /// The time a row's write calls took (traced run, tracer cost subtracted), or nullopt when
-/// the trace had no times or the subtraction cannot be trusted (syscall_time_untrusted).
+/// the trace had no times or the time is uncertain (syscall_time_lost).
 std::optional<double> syscall_time(const StrategyResult& r);
-/// Calls were made, but subtracting the tracer's cost left 0, or more than 1.5x the whole
-/// untraced run: the correction failed on this run, and the table shows "—" with kLostNote.
-bool syscall_time_untrusted(const StrategyResult& r);
-/// syscall_time as a share of the untraced median, in percent.
+/// Calls were made but the 95% interval of their time holds zero (runner.h).
+bool syscall_time_lost(const StrategyResult& r);
+/// The time is scaled up from a sample of the calls (tracer/sampler.h).
+bool syscall_time_sampled(const StrategyResult& r);
+/// The syscall time as a cell: "≈1.2 ms" when sampled, "—" when there is none.
+std::string format_syscall_time(const StrategyResult& r);
+/// StrategyResult::syscall_share in percent (0..100), when it was trusted.
 std::optional<double> syscall_share(const StrategyResult& r);
+/// A syscall time was shown but its share was not: the correction was off (kShareNote).
+bool syscall_share_untrusted(const StrategyResult& r);
 
-/// Notes for tables where a share reads above 100%, or a syscall time was lost.
+/// The footnote naming the rows whose syscall time is sampled; "" when none is.
+std::string sampled_note(const std::vector<const StrategyResult*>& rows);
+/// Notes for tables where a share could not be trusted, or a syscall time was lost.
 extern const char* const kShareNote;
 extern const char* const kLostNote;
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -76,6 +77,25 @@ void attribute_write_calls(const TraceResult& trace, const std::string& target_p
   const WriteCount count = count_writes(trace, target_path);
   result.write_calls = count.calls;
   result.syscall_time_ns = count.time_ns;
+  result.timed_calls = count.timed_calls;
+  result.syscall_time_ci95_ns = count.time_ci95_ns;
+  if (auto busiest = trace.syscalls.find(count.busiest); busiest != trace.syscalls.end())
+    result.latency = busiest->second.latency;
+}
+
+void set_syscall_share(StrategyResult& r) {
+  r.syscall_share.reset();
+  const TraceResult* t = r.trace ? &*r.trace : nullptr;
+  // Without the filter every syscall stops twice, a cost calibration does not measure.
+  if (t == nullptr || !t->available || !t->seccomp || t->mode != TraceMode::kTiming ||
+      !r.syscall_time_ns || syscall_time_uncertain(r))
+    return;
+  const auto own = static_cast<double>(t->cpu_ns - t->tracer_cost_ns);
+  if (own <= 0) return;
+  const double share = static_cast<double>(*r.syscall_time_ns) / own;
+  // Above 1 by more than the time's own error: the correction is off, not the calls.
+  if (share - static_cast<double>(r.syscall_time_ci95_ns) / own > 1) return;
+  r.syscall_share = std::clamp(share, 0.0, 1.0);
 }
 
 namespace {
@@ -167,6 +187,7 @@ StrategyResult Runner::run_one(const Strategy& s) {
     if (!account(run)) return r;
     r.traced_time_ns = run.elapsed_ns;
     r.trace = std::move(run.trace);
+    set_syscall_share(r);
   }
 
   if (o.keep)

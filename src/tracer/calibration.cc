@@ -1,9 +1,11 @@
 // Calibration. A short traced child makes one call, a one-line append to an unnamed
 // temporary file, in alternating batches: 100 untraced, timed by the child itself, then
-// 100 traced, timed by the tracer from resume to exit stop exactly as run() times real
-// calls (same pinning, same stops, same fd lookup and bookkeeping). Both batches write the
-// same open file; the untraced ones go through a second fd that the calibration filter
-// lets through. overhead = median over the pairs of (traced mean - untraced mean).
+// 100 traced, timed by the tracer exactly as run() times real calls (same pinning, same
+// stops, same fd lookup and bookkeeping): the tracee's own CPU time from resume to exit
+// stop (run_delay.h, IntervalSample), which the tracer's work and everyone's waits for a
+// CPU leave out; a busy machine moves it far less than the wall-clock interval. Both batches write
+// the same open file; the untraced ones go through a second fd that the calibration filter lets
+// through. overhead = median over the pairs of (traced mean - untraced mean).
 //
 // Why pairs: on a shared host (this VM) the whole CPU slows down by ~40% for stretches of
 // 10-100 ms. A traced half measured in one such stretch and an untraced half in another
@@ -16,11 +18,21 @@
 //
 // Why batch means and a median: a batch mean keeps the call's ordinary variation, as the
 // sum in run() does; the median drops the pairs an interrupt or a preemption landed in.
+// Its standard error (from the pairs' median absolute deviation) is reported with it.
 //
-// Small print: the untraced batches pass through the filter's ALLOW path (tens of ns of
-// BPF that a real untraced run does not pay), so that much of the filter's cost stays in
-// the corrected times. When the filter is refused every call stops, on either fd; the
-// traced batches are then paired with untraced batches timed before the filter was tried.
+// The child times its batches in CPU time (CLOCK_THREAD_CPUTIME_ID), and also the traced
+// batches and a third batch of count-only calls (one stop, no exit stop: what a call the
+// sample passes over costs): their excess over the untraced batch is the tracer's whole cost
+// per call to the program's CPU time, which the share of time removes from the traced run's
+// CPU time (runner.cc).
+//
+// The filter's own cost: the paired untraced batches pass through the filter's ALLOW path,
+// the slow syscall entry a filtered task takes, which a real untraced run does not pay (it
+// was 100-250 ns a write here, not the "tens of ns" of the BPF alone). So the batches timed
+// before the filter was loaded are the untraced truth, and what the paired ones cost above
+// them is added to the overhead: the corrected time is the call's untraced cost. When the
+// filter is refused every call stops, on either fd; the traced batches are then paired with
+// the batches timed before the filter was tried.
 #include "tracer/calibration.h"
 
 #include <fcntl.h>
@@ -30,8 +42,11 @@
 #include <cerrno>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "base/monotonic_clock.h"
+#include "tracer/probe.h"
+#include "tracer/task_info.h"
 
 namespace iobench::tracing {
 
@@ -43,15 +58,64 @@ constexpr int kBatchCalls = 100;  // untraced: ~40 us a batch, far above the clo
 
 constexpr char kLine[] = "calibration\n";
 
+// A call's off-CPU time counts as its own sleep only beyond the tracer's latency by more
+// than this quantile of it and this floor: below, a sleep cannot be told from jitter.
+constexpr double kSleepQuantile = 0.999;
+constexpr std::int64_t kMinSleepNs = 10000;
+
 inline void write_line(int fd) noexcept {
   [[maybe_unused]] const ssize_t n = ::write(fd, kLine, sizeof(kLine) - 1);
 }
 
-double median(std::vector<double> v) {
+double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
-  const auto mid = v.begin() + static_cast<long>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
+  const auto at = v.begin() + static_cast<long>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), at, v.end());
+  return *at;
+}
+
+double median(std::vector<double> v) { return quantile(std::move(v), 0.5); }
+
+/// Standard error of the median of `v`, from its median absolute deviation (robust to the
+/// pairs a preemption landed in): 1.2533 σ / √n, σ ≈ 1.4826 MAD for normal noise.
+double median_se(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = median(v);
+  std::vector<double> dev;
+  dev.reserve(v.size());
+  for (double x : v) dev.push_back(std::fabs(x - m));
+  return 1.2533 * 1.4826 * median(dev) / std::sqrt(static_cast<double>(v.size()));
+}
+
+/// What a probed call's interval holds above the call's untraced cost once the probe's level
+/// is taken off (probe.h): mostly the caches the tracer's work evicted, which a file write
+/// refills and the probe's empty call does not. Per pair, as the overhead, with the probe
+/// level followed through the samples exactly as the session follows it.
+void estimate_residual(const std::vector<IntervalSample>& samples,
+                       const std::vector<double>& untraced, double filter_cost,
+                       TracerCalibration& c) {
+  ProbeLevel level;
+  std::vector<double> residual;
+  for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
+    const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
+    if (p == 0) {
+      for (auto it = samples.begin(); it != first; ++it)
+        if (it->probe >= 0) level.add(it->probe);
+    }
+    double sum = 0;
+    int n = 0;
+    for (auto it = first; it != first + kBatchCalls; ++it) {
+      if (it->probe < 0) continue;
+      level.add(it->probe);
+      sum += static_cast<double>(it->cpu - level.median());
+      ++n;
+    }
+    if (n > kBatchCalls / 2) residual.push_back(sum / n - (untraced[p] - filter_cost));
+  }
+  if (residual.size() < kCalibrationPairs / 2) return;  // probes failed: none to correct
+  c.residual_ns = std::llround(median(residual));
+  c.residual_se_ns = median_se(residual);
+  c.probed = true;
 }
 
 }  // namespace
@@ -65,16 +129,17 @@ void calibration_prepare(CalibrationShared* shared) noexcept {
   if (fd < 0) fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);  // no O_TMPFILE there
   // A fixed number, known to the filter built before fork; whatever the child inherited
   // there is the child's own copy and never used.
-  if (fd < 0 || ::dup2(fd, kCalibrationUntracedFd) != kCalibrationUntracedFd) {
+  if (fd < 0 || ::dup2(fd, kCalibrationUntracedFd) != kCalibrationUntracedFd ||
+      ::dup2(fd, kCalibrationUntimedFd) != kCalibrationUntimedFd) {
     shared->error = errno;
     return;
   }
   shared->fd = fd;
   for (int i = 0; i < kUntracedWarmup; ++i) write_line(kCalibrationUntracedFd);
   for (auto& batch_ns : shared->prefilter_batch_ns) {
-    const std::int64_t t0 = monotonic_ns();
+    const std::int64_t t0 = thread_cpu_ns();
     for (int i = 0; i < kBatchCalls; ++i) write_line(kCalibrationUntracedFd);
-    batch_ns = monotonic_ns() - t0;
+    batch_ns = thread_cpu_ns() - t0;
   }
 }
 
@@ -82,17 +147,22 @@ int calibration_run(CalibrationShared* shared) noexcept {
   const int traced = shared->fd;
   if (traced < 0) return 1;
   for (std::size_t i = 0; i < kTracedWarmup; ++i) write_line(traced);
-  for (auto& batch_ns : shared->untraced_batch_ns) {
-    const std::int64_t t0 = monotonic_ns();
-    for (int i = 0; i < kBatchCalls; ++i) write_line(kCalibrationUntracedFd);
-    batch_ns = monotonic_ns() - t0;
-    for (int i = 0; i < kBatchCalls; ++i) write_line(traced);
+  // CPU time, as the tracer measures traced calls: a wait for the CPU is nobody's cost.
+  auto batch = [](int fd) noexcept {
+    const std::int64_t t0 = thread_cpu_ns();
+    for (int i = 0; i < kBatchCalls; ++i) write_line(fd);
+    return thread_cpu_ns() - t0;
+  };
+  for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
+    shared->untraced_batch_ns[p] = batch(kCalibrationUntracedFd);
+    shared->traced_batch_ns[p] = batch(traced);
+    shared->count_batch_ns[p] = batch(kCalibrationUntimedFd);
   }
   return 0;
 }
 
 TracerCalibration estimate_calibration(const CalibrationShared& shared,
-                                       const std::vector<std::int64_t>& samples, bool paired) {
+                                       const std::vector<IntervalSample>& samples, bool paired) {
   TracerCalibration c;
   c.traced = true;
   if (samples.size() != calibration_traced_calls()) return c;
@@ -101,10 +171,14 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
     prefilter.push_back(static_cast<double>(ns) / kBatchCalls);
   }
   const double untraced_before = median(prefilter);
-  std::vector<double> untraced, traced, overhead;
+  std::vector<double> untraced, traced, overhead, timed_cost, count_cost;
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
     const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
-    const double t = std::accumulate(first, first + kBatchCalls, 0.0) / kBatchCalls;
+    const double t = std::accumulate(first, first + kBatchCalls, 0.0,
+                                     [](double sum, const IntervalSample& s) {
+                                       return sum + static_cast<double>(s.cpu);
+                                     }) /
+                     kBatchCalls;
     // Without the filter the "untraced" batches stopped too: pair with the batches timed
     // before the filter instead.
     const double u =
@@ -112,11 +186,25 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
     traced.push_back(t);
     untraced.push_back(u);
     overhead.push_back(t - u);
+    timed_cost.push_back(static_cast<double>(shared.traced_batch_ns[p]) / kBatchCalls - u);
+    count_cost.push_back(static_cast<double>(shared.count_batch_ns[p]) / kBatchCalls - u);
   }
   c.samples = kCalibrationPairs * kBatchCalls;
   c.untraced_ns = median(untraced);
   c.traced_ns = median(traced);
-  c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead)));
+  const double filter_cost = paired ? std::max(0.0, median(untraced) - untraced_before) : 0.0;
+  c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead) + filter_cost));
+  c.overhead_se_ns = median_se(overhead);
+  estimate_residual(samples, untraced, filter_cost, c);
+  c.timed_stop_ns = std::max(0.0, median(timed_cost));
+  c.count_stop_ns = std::max(0.0, median(count_cost));
+  std::vector<double> off;
+  for (auto it = samples.begin() + kTracedWarmup; it != samples.end(); ++it) {
+    off.push_back(static_cast<double>(it->off));
+  }
+  c.off_median_ns = std::llround(median(off));
+  c.off_threshold_ns = std::max<std::int64_t>(
+      kMinSleepNs, std::llround(quantile(off, kSleepQuantile)) - c.off_median_ns);
   return c;
 }
 

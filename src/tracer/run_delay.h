@@ -13,6 +13,29 @@ namespace iobench::tracing {
 /// so a reading costs one pread. Timed intervals subtract the tracer's and the tracee's
 /// growth in it: time spent waiting for a CPU that a compiler, say, was using is neither
 /// the syscall's cost nor the tracer's, and would otherwise land in the corrected time.
+/// What one timed call's interval (resume at entry to exit stop) held, from the tracee's
+/// schedstat read at both stops (a stopped task's figures are exact): `cpu`, the tracee's
+/// own time on a CPU, which neither the tracer's work nor anyone's wait for a CPU can
+/// inflate; `off`, the rest less both sides' run-queue waits: the tracer's latency, plus
+/// whatever time the call slept (blocked on a disk, a lock, a full pipe).
+struct IntervalSample {
+  std::int64_t cpu = 0;
+  std::int64_t off = 0;
+  std::int64_t probe = -1;  // the CPU time of the probe that followed (probe.h); -1: none
+};
+
+/// How much of an interval's `off` is the call's own sleep: what exceeds the tracer's
+/// latency (`baseline_ns`, calibrated) by more than its spread (`threshold_ns`). Below that
+/// it cannot be told from the tracer's jitter and counts as none.
+struct SleepRule {
+  std::int64_t baseline_ns = 0;
+  std::int64_t threshold_ns = INT64_MAX;  // calibration itself: never a sleep
+  std::int64_t slept(std::int64_t off) const noexcept {
+    const std::int64_t excess = off - baseline_ns;
+    return excess > threshold_ns ? excess : 0;
+  }
+};
+
 class RunDelay {
  public:
   RunDelay() noexcept = default;
@@ -21,6 +44,11 @@ class RunDelay {
 
   /// Cumulative run-queue wait in ns; 0 when schedstat is unavailable (no CONFIG_SCHED_INFO).
   std::int64_t read() const noexcept;
+  /// Cumulative time on a CPU (the first field, sum_exec_runtime) and run-queue wait.
+  struct Times {
+    std::int64_t cpu = 0, wait = 0;
+  };
+  Times read_times() const noexcept;
   explicit operator bool() const noexcept { return static_cast<bool>(fd_); }
 
  private:

@@ -45,6 +45,23 @@ void add_clone_rules(scmp_filter_ctx ctx) {
   }
 }
 
+/// Stops where the program loads a seccomp filter of its own, which could answer the
+/// tracer's probe before ours stops it (probe.h, session.cc).
+void add_filter_load_rules(scmp_filter_ctx ctx) {
+  const int seccomp_nr = ::seccomp_syscall_resolve_name("seccomp");
+  if (seccomp_nr >= 0) {
+    check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), seccomp_nr, 1,
+                             SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER)),
+          "seccomp_rule_add");
+  }
+  const int prctl_nr = ::seccomp_syscall_resolve_name("prctl");
+  if (prctl_nr >= 0) {
+    check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), prctl_nr, 1,
+                             SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP)),
+          "seccomp_rule_add");
+  }
+}
+
 }  // namespace
 
 SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
@@ -67,6 +84,7 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
       }
     }
     add_clone_rules(ctx.get());
+    add_filter_load_rules(ctx.get());
   } else if (untraced_write_fd >= 0) {
     check(::seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, write_nr, 1,
                              SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(untraced_write_fd))),

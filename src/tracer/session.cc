@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <linux/close_range.h>
 #include <linux/io_uring.h>
+#include <linux/seccomp.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -39,10 +41,17 @@ void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char*
   }
 }
 
+/// A seccomp filter of the program's own could answer our probe before our filter stops it
+/// (an ERRNO outranks a TRACE): such a process is never probed.
+bool loads_filter(long nr, const std::uint64_t* args) {
+  return (nr == SYS_seccomp && args[0] == SECCOMP_SET_MODE_FILTER) ||
+         (nr == SYS_prctl && args[0] == PR_SET_SECCOMP);
+}
+
 }  // namespace
 
 TraceSession::TraceSession(const SessionConfig& config, pid_t main_pid)
-    : config_(config), main_pid_(main_pid) {
+    : config_(config), main_pid_(main_pid), tally_(config.time_all) {
   adopt(main_pid);
 }
 
@@ -101,7 +110,9 @@ void TraceSession::reap_orphaned_zombies() noexcept {
 void TraceSession::run() {
   while (!threads_.empty()) {
     int raw = 0;
-    const pid_t tid = ::waitpid(-1, &raw, kWaitFlags);
+    struct rusage usage {};
+    // wait4, not waitpid: the main child's CPU time is the share of time's denominator.
+    const pid_t tid = ::wait4(-1, &raw, kWaitFlags, &usage);
     // Read the clock first: for an exit stop this closes the timed interval.
     const std::int64_t now = monotonic_ns();
     if (tid < 0) {
@@ -112,7 +123,7 @@ void TraceSession::run() {
       if (errno == ECHILD) break;  // every tracee is gone, reported or not
       throw_errno("waitpid", errno, kExitRunFailed);
     }
-    handle(tid, WaitStatus(raw), now);
+    handle(tid, WaitStatus(raw), now, usage);
     // A busy tracee keeps waitpid from ever blocking, so a signal may land between calls and
     // never show as EINTR: look at the flag on every stop too (one load of a sig_atomic_t).
     throw_if_interrupted();
@@ -120,12 +131,17 @@ void TraceSession::run() {
   reap_orphaned_zombies();
 }
 
-void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns) {
+void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns,
+                          const struct rusage& usage) {
   using Kind = WaitStatus::Kind;
   if (status.kind() == Kind::kExited || status.kind() == Kind::kFatalSignal) {
     if (tid == main_pid_) {
       main_status_ = status;
       main_exit_ns_ = now_ns;
+      auto ns = [](const timeval& tv) {
+        return std::int64_t{tv.tv_sec} * 1'000'000'000 + std::int64_t{tv.tv_usec} * 1000;
+      };
+      main_cpu_ns_ = ns(usage.ru_utime) + ns(usage.ru_stime);
     }
     forget(tid);
     return;
@@ -171,6 +187,7 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
         resume(tid, t);
         return;
       }
+      cancel_probe(tid, t);
       resume(tid, t, status.stop_signal());  // the program's signal: deliver it
       return;
     default:
@@ -187,6 +204,9 @@ TraceSession::Thread& TraceSession::adopt(pid_t tid) {
   auto [it, is_new_process] = processes_.try_emplace(ids.tgid);
   ++it->second.threads;
   if (is_new_process) {
+    // Filters are inherited: so is "never probe here".
+    if (auto parent = processes_.find(ids.ppid); parent != processes_.end())
+      it->second.own_filter = parent->second.own_filter;
     if (ids.tgid != main_pid_) descendants_.push_back(ids.tgid);
     // A new process normally has a copy of its parent's table; a shared one (clone with
     // CLONE_FILES) breaks the cache's reasoning for both (fd_paths.h).
@@ -234,8 +254,22 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   // Entry and seccomp stops lay out nr and args identically.
   const auto nr = static_cast<long>(info.entry.nr);
   const std::uint64_t* args = info.entry.args;
+  if (t.probe == Probe::kArmed) {
+    if (nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
+      begin_timed_interval(t);
+      t.probe = Probe::kTiming;
+      resume(tid, t);
+      return;
+    }
+    // Not our probe (cannot happen with our filter first in line): never probe here again.
+    t.probe = Probe::kNone;
+    processes_[t.tgid].own_filter = true;
+    record(t, t.held, false);
+  }
+  if (loads_filter(nr, args)) processes_[t.tgid].own_filter = true;
   const SyscallInfo& sc = config_.table->info(nr);
   Process& p = processes_[t.tgid];
+  ++entry_stops_;
   if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
@@ -245,20 +279,34 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   const std::string* path = sc.write_family ? file_of(tid, p, sc, args) : nullptr;
   const TraceTally::Slot slot = tally_.record_call(t.tgid, static_cast<int>(nr), path);
   apply_fd_effect(tid, p, sc.fd_effect, args);  // after the lookup: it names this call's file
-  if (config_.mode == TraceMode::kCount) {
-    resume(tid, t);  // count mode: one stop per call, nothing more to learn
+  const bool untimed = config_.untimed_fd >= 0 && sc.fd_arg >= 0 &&
+                       static_cast<int>(args[sc.fd_arg]) == config_.untimed_fd;
+  // Count mode, or a call the sample passes over: one stop, nothing more to learn.
+  const std::uint32_t weight =
+      config_.mode == TraceMode::kCount || untimed ? 0 : tally_.sample(static_cast<int>(nr));
+  if (weight == 0) {
+    resume(tid, t);
     return;
   }
   t.pending = true;
+  t.weight = weight;
   t.slot = slot;
   t.moves_data = sc.moves_data;
+  // --trace-all times execve, rt_sigreturn and clone too, whose exit stops resume elsewhere.
+  t.probe_ok = sc.write_family;
   t.sample = config_.samples != nullptr && sc.write_family &&
              (sc.fd_arg < 0 || static_cast<int>(args[sc.fd_arg]) != config_.unsampled_fd);
   if (!t.run_delay) t.run_delay = RunDelay(tid);
-  t.waited0 = own_run_delay_.read() + t.run_delay.read();
+  begin_timed_interval(t);
+  resume(tid, t);
+}
+
+void TraceSession::begin_timed_interval(Thread& t) {
+  const RunDelay::Times tracee = t.run_delay.read_times();
+  t.cpu0 = tracee.cpu;
+  t.waited0 = own_run_delay_.read() + tracee.wait;
   // The interval starts as late as possible: everything above is tracer time.
   t.t0 = monotonic_ns();
-  resume(tid, t);
 }
 
 const std::string* TraceSession::file_of(pid_t tid, Process& p, const SyscallInfo& sc,
@@ -275,16 +323,73 @@ const std::string* TraceSession::file_of(pid_t tid, Process& p, const SyscallInf
 
 void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info,
                            std::int64_t now_ns) {
-  if (t.pending) {
+  if (t.probe == Probe::kTiming) {
+    end_probe(tid, t, now_ns);
+  } else if (t.pending) {
     t.pending = false;
+    const RunDelay::Times tracee = t.run_delay.read_times();
     // Time either side spent waiting for the CPU is neither call nor tracer (run_delay.h).
-    const std::int64_t waited = own_run_delay_.read() + t.run_delay.read() - t.waited0;
-    const std::int64_t raw = now_ns - t.t0 - waited;
-    TraceTally::record_exit(t.slot, static_cast<long>(info.exit.rval), info.exit.is_error != 0,
-                            t.moves_data, raw);
-    if (t.sample) config_.samples->push_back(raw);
+    const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
+    Held h{static_cast<long>(info.exit.rval), info.exit.is_error != 0,
+           IntervalSample{tracee.cpu - t.cpu0, 0}};
+    h.interval.off = now_ns - t.t0 - waited - h.interval.cpu;
+    waited_ns_ += waited;
+    interval_ns_ += now_ns - t.t0;
+    // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
+    if (!t.run_delay) h.interval = IntervalSample{now_ns - t.t0, 0};
+    // A failed call may be one the kernel restarts (-ERESTARTSYS): its registers are not ours
+    // to borrow.
+    if (!h.is_error && start_probe(tid, t, h)) return;
+    record(t, h, false);
   }
   resume(tid, t);
+}
+
+bool TraceSession::start_probe(pid_t tid, Thread& t, const Held& h) {
+  if (!config_.probe || !t.probe_ok || !seccomp_ || !t.run_delay || processes_[t.tgid].own_filter)
+    return false;
+  if (!arm_probe(tid, t.saved)) return false;
+  t.held = h;
+  t.probe = Probe::kArmed;
+  resume(tid, t);  // PTRACE_CONT: the filter stops the probe's write at its entry
+  return true;
+}
+
+void TraceSession::end_probe(pid_t tid, Thread& t, std::int64_t now_ns) {
+  const RunDelay::Times tracee = t.run_delay.read_times();
+  t.probe = Probe::kNone;
+  if (!disarm_probe(tid, t.saved)) {
+    if (errno == ESRCH) return;  // killed meanwhile: nothing will run with our registers
+    throw_errno("PTRACE_SETREGS", errno, kExitRunFailed);
+  }
+  const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
+  interval_ns_ += now_ns - t.t0;
+  waited_ns_ += waited;
+  t.held.interval.probe = tracee.cpu - t.cpu0;
+  probe_level_.add(t.held.interval.probe);
+  ++probed_;
+  record(t, t.held, true);
+}
+
+void TraceSession::cancel_probe(pid_t tid, Thread& t) {
+  if (t.probe != Probe::kArmed) return;
+  t.probe = Probe::kNone;
+  // The signal is delivered before the probe's syscall runs: the frame it saves must hold
+  // the program's registers, as if the call had just returned.
+  if (!disarm_probe(tid, t.saved) && errno != ESRCH) {
+    throw_errno("PTRACE_SETREGS", errno, kExitRunFailed);
+  }
+  record(t, t.held, false);
+}
+
+void TraceSession::record(Thread& t, const Held& h, bool probed) {
+  const std::int64_t raw = h.interval.cpu + config_.sleep.slept(h.interval.off);
+  // Probed: less the tracer's recent cost per stop and the calibrated residual (the caches
+  // its work evicted). Otherwise the calibrated cost.
+  const std::int64_t cost =
+      probed ? probe_level_.median() + config_.residual_ns : config_.overhead_ns;
+  TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, raw - cost, t.weight);
+  if (t.sample) config_.samples->push_back(h.interval);
 }
 
 void TraceSession::apply_fd_effect(pid_t tid, Process& p, FdEffect effect,
@@ -389,7 +494,8 @@ void TraceSession::note_lost_privileges(pid_t tid) {
 void TraceSession::resume(pid_t tid, const Thread& t, int sig) {
   // PTRACE_SYSCALL only when an exit stop is wanted: a timed call in flight, or no filter
   // (then every syscall stops at entry and exit).
-  const int request = (!seccomp_ || t.pending) ? PTRACE_SYSCALL : PTRACE_CONT;
+  const int request =
+      (!seccomp_ || t.pending || t.probe == Probe::kTiming) ? PTRACE_SYSCALL : PTRACE_CONT;
   // NOLINTNEXTLINE(performance-no-int-to-ptr): ptrace takes the signal in its data pointer.
   void* data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(sig));
   ptrace_or_throw(request, tid, nullptr, data, "ptrace resume");

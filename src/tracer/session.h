@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "tracer/fd_paths.h"
+#include "tracer/probe.h"
 #include "tracer/run_delay.h"
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
@@ -35,12 +37,22 @@ struct ChildReport {
 struct SessionConfig {
   TraceMode mode = TraceMode::kTiming;
   bool trace_all = false;
+  bool time_all = false;  // time every call, not a sample (tracer/sampler.h)
   const SyscallTable* table = nullptr;
   const ChildReport* report = nullptr;
-  /// Calibration: receives the raw entry-to-exit interval of every write-family call,
-  /// except those on `unsampled_fd` (which stop only when the filter was refused).
-  std::vector<std::int64_t>* samples = nullptr;
+  /// Calibration: receives the interval of every timed write-family call, except those on
+  /// `unsampled_fd` (which stop only when the filter was refused).
+  std::vector<IntervalSample>* samples = nullptr;
   int unsampled_fd = -1;
+  /// Calibration: write(2) on this fd is counted but never timed (one stop, as sampled-out
+  /// calls are).
+  int untimed_fd = -1;
+  SleepRule sleep;  // from the calibration before the run
+  /// Measure the tracer's cost next to each timed call (probe.h) instead of subtracting
+  /// `overhead_ns`, which then serves only the calls a probe could not follow.
+  bool probe = false;
+  std::int64_t overhead_ns = 0;  // calibrated cost per timed call
+  std::int64_t residual_ns = 0;  // calibrated: a probed call's cost beyond the probe
 };
 
 class TraceSession {
@@ -59,36 +71,69 @@ class TraceSession {
 
   bool seccomp() const noexcept { return seccomp_; }
   const TraceTally& tally() const noexcept { return tally_; }
+  /// Entry (or seccomp) stops of every kind, bookkeeping included: one each the tracer cost.
+  std::uint64_t entry_stops() const noexcept { return entry_stops_; }
+  /// Of the timed intervals' wall time, the part either side waited for a CPU: how busy the
+  /// machine was while calls were being timed.
+  double busy_share() const noexcept {
+    return interval_ns_ > 0 ? static_cast<double>(waited_ns_) / static_cast<double>(interval_ns_)
+                            : 0;
+  }
   /// How the main child ended; empty if its end was never reported (it cannot be, but a
   /// result must not claim "exit 0" on a guess).
   const std::optional<WaitStatus>& main_status() const noexcept { return main_status_; }
   std::int64_t main_exit_ns() const noexcept { return main_exit_ns_; }
+  /// The main child's user + sys CPU time, its waited-for children's included (wait4).
+  std::int64_t main_cpu_ns() const noexcept { return main_cpu_ns_; }
+  /// Timed calls whose cost was measured by a probe next to them (probe.h).
+  std::uint64_t probed_calls() const noexcept { return probed_; }
+  /// The median of the recent probes when the run ended (0: none): the cost per timed call.
+  double probe_level_ns() const noexcept { return static_cast<double>(probe_level_.median()); }
   /// Programs exec'd without the setuid/setgid/file capabilities their file grants.
   const std::vector<std::string>& lost_privileges() const noexcept { return lost_privileges_; }
 
  private:
+  /// A timed call's exit-stop figures, held while its probe runs.
+  struct Held {
+    long rval = 0;
+    bool is_error = false;
+    IntervalSample interval;
+  };
+  enum class Probe : std::uint8_t { kNone, kArmed, kTiming };
   struct Thread {
     pid_t tgid = 0;
-    bool pending = false;  // between a timed call's entry and its exit stop
+    bool pending = false;        // between a timed call's entry and its exit stop
+    Probe probe = Probe::kNone;  // kArmed: registers set, kTiming: between its two stops
+    ProbeRegs saved{};
+    Held held;
     bool moves_data = false;
     bool sample = false;
+    bool probe_ok = false;     // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
+    std::uint32_t weight = 0;  // of the call in flight: the calls it stands for
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
+    std::int64_t cpu0 = 0;     // the tracee's CPU time at t0
     RunDelay run_delay;        // opened at the thread's first timed call
     TraceTally::Slot slot;
   };
   struct Process {
     FdPaths fds;
     int threads = 0;
+    bool own_filter = false;  // it loaded a seccomp filter of its own: never probed
   };
 
-  void handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns);
+  void handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns, const struct rusage& usage);
   Thread& adopt(pid_t tid);
   void forget(pid_t tid);
   void on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
   const std::string* file_of(pid_t tid, Process& p, const SyscallInfo& sc,
                              const std::uint64_t* args);
   void on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info, std::int64_t now_ns);
+  void begin_timed_interval(Thread& t);
+  void record(Thread& t, const Held& h, bool probed);
+  bool start_probe(pid_t tid, Thread& t, const Held& h);
+  void end_probe(pid_t tid, Thread& t, std::int64_t now_ns);
+  void cancel_probe(pid_t tid, Thread& t);
   void on_event(pid_t tid, Thread& t, int event);
   void on_exec(pid_t tid);
   void note_lost_privileges(pid_t tid);
@@ -105,9 +150,14 @@ class TraceSession {
   std::map<pid_t, Process> processes_;
   std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
+  std::uint64_t entry_stops_ = 0;
+  std::uint64_t probed_ = 0;
+  ProbeLevel probe_level_;
+  std::int64_t waited_ns_ = 0, interval_ns_ = 0;
   std::optional<WaitStatus> main_status_;
   RunDelay own_run_delay_{0};
   std::int64_t main_exit_ns_ = 0;
+  std::int64_t main_cpu_ns_ = 0;
   std::vector<std::string> lost_privileges_;
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a

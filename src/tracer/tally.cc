@@ -1,40 +1,101 @@
 #include "tracer/tally.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace iobench::tracing {
 
 namespace {
 
-void add(TraceTally::Counter* c, long rval, bool is_error, bool moves_data, std::int64_t raw_ns) {
+constexpr double kZ95 = 1.96;
+
+void add(TraceTally::Counter* c, long rval, bool is_error, bool moves_data, std::int64_t raw_ns,
+         double w) {
   if (c == nullptr) return;
+  std::uint64_t bytes = 0;
   if (is_error) {
     ++c->errors;
+    c->w_errors += w;
   } else if (moves_data && rval > 0) {
-    c->bytes += static_cast<std::uint64_t>(rval);
+    bytes = static_cast<std::uint64_t>(rval);
   }
-  c->raw_ns += raw_ns;
+  c->bytes += bytes;
+  c->w_bytes += w * static_cast<double>(bytes);
+  const auto raw = static_cast<double>(raw_ns);
+  c->w += w;
+  c->w2 += w * w;
+  c->w_raw += w * raw;
+  c->w_raw2 += w * raw * raw;
   ++c->timed;
 }
 
+/// One aggregate's figures (tally.h, fill()).
+SyscallStats stats_of(const TraceTally::Counter& c, const Overhead& overhead) {
+  SyscallStats s;
+  s.calls = c.calls;
+  s.timed_calls = c.timed;
+  if (c.timed == 0) return s;
+  const bool all = c.timed == c.calls;
+  const double scale = static_cast<double>(c.calls) / c.w;
+  s.errors = all ? c.errors : static_cast<std::uint64_t>(std::llround(c.w_errors * scale));
+  s.bytes = all ? c.bytes : static_cast<std::uint64_t>(std::llround(c.w_bytes * scale));
+  const double mean = c.w_raw / c.w;
+  const double var = std::max(0.0, c.w_raw2 / c.w - mean * mean);
+  const double n_eff = c.w * c.w / c.w2;
+  // The sample's error vanishes when every call was timed: the sum is then a census.
+  const double se_mean = all ? 0 : std::sqrt(var / n_eff);
+  const auto calls = static_cast<double>(c.calls);
+  s.time_ns = std::max<std::int64_t>(0, std::llround(calls * (mean - overhead.ns)));
+  s.time_ci95_ns = std::llround(kZ95 * calls * std::hypot(se_mean, overhead.se_ns));
+  return s;
+}
+
+void merge(SyscallStats& into, const SyscallStats& s) {
+  into.calls += s.calls;
+  into.timed_calls += s.timed_calls;
+  into.errors += s.errors;
+  into.bytes += s.bytes;
+  into.time_ns += s.time_ns;
+  into.time_ci95_ns = std::llround(
+      std::hypot(static_cast<double>(into.time_ci95_ns), static_cast<double>(s.time_ci95_ns)));
+}
+
 std::map<std::string, SyscallStats> convert(const std::map<int, TraceTally::Counter>& counters,
-                                            const SyscallTable& table, std::int64_t overhead_ns) {
+                                            const SyscallTable& table, const Overhead& overhead) {
   std::map<std::string, SyscallStats> out;
-  for (const auto& [nr, c] : counters) {
-    SyscallStats& s = out[table.info(nr).name];
-    s.calls += c.calls;
-    s.errors += c.errors;
-    s.bytes += c.bytes;
-    const std::int64_t corrected = c.raw_ns - static_cast<std::int64_t>(c.timed) * overhead_ns;
-    s.time_ns += std::max<std::int64_t>(0, corrected);
-  }
+  for (const auto& [nr, c] : counters) merge(out[table.info(nr).name], stats_of(c, overhead));
   return out;
+}
+
+/// Corrected per-call times: the raw intervals' quantiles less the tracer's cost.
+LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
+  auto corrected = [&](std::int64_t raw) {
+    return std::max<std::int64_t>(0, raw - std::llround(overhead_ns));
+  };
+  LatencySummary l;
+  l.p50 = corrected(h.quantile(0.5));
+  l.p90 = corrected(h.quantile(0.9));
+  l.p99 = corrected(h.quantile(0.99));
+  l.p999 = corrected(h.quantile(0.999));
+  l.max = corrected(h.max());
+  // The CDF for plots: 200 points, denser in the tail where the interest is.
+  for (int i = 0; i <= 200; ++i) {
+    const double q = i <= 100 ? i / 100.0 * 0.99 : 0.99 + (i - 100) / 100.0 * 0.01;
+    const std::int64_t v = corrected(h.quantile(q));
+    if (!l.cdf.empty() && l.cdf.back().first == v) {
+      l.cdf.back().second = q;
+    } else {
+      l.cdf.emplace_back(v, q);
+    }
+  }
+  return l;
 }
 
 }  // namespace
 
 TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* path) {
-  Slot slot{&total_[nr], &processes_[tgid][nr], path != nullptr ? &files_[*path][nr] : nullptr};
+  Slot slot{&total_[nr], &processes_[tgid][nr], path != nullptr ? &files_[*path][nr] : nullptr,
+            &histograms_[nr]};
   ++slot.total->calls;
   ++slot.process->calls;
   if (slot.file != nullptr) ++slot.file->calls;
@@ -42,22 +103,34 @@ TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* 
 }
 
 void TraceTally::record_exit(const Slot& slot, long rval, bool is_error, bool moves_data,
-                             std::int64_t raw_ns) {
-  add(slot.total, rval, is_error, moves_data, raw_ns);
-  add(slot.process, rval, is_error, moves_data, raw_ns);
-  add(slot.file, rval, is_error, moves_data, raw_ns);
+                             std::int64_t raw_ns, std::uint32_t weight) {
+  const auto w = static_cast<double>(weight);
+  add(slot.total, rval, is_error, moves_data, raw_ns, w);
+  add(slot.process, rval, is_error, moves_data, raw_ns, w);
+  add(slot.file, rval, is_error, moves_data, raw_ns, w);
+  // A call cannot take less than nothing: noise below 0 is kept in the mean, not here.
+  if (slot.histogram != nullptr) slot.histogram->add(std::max<std::int64_t>(0, raw_ns), w);
+}
+
+std::uint64_t TraceTally::timed_calls() const {
+  std::uint64_t n = 0;
+  for (const auto& [nr, c] : total_) n += c.timed;
+  return n;
 }
 
 void TraceTally::fill(TraceResult& result, const SyscallTable& table,
-                      std::int64_t overhead_ns) const {
-  result.syscalls = convert(total_, table, overhead_ns);
+                      const Overhead& overhead) const {
+  result.syscalls = convert(total_, table, overhead);
+  for (const auto& [nr, h] : histograms_) {
+    if (h.weight() > 0) result.syscalls[table.info(nr).name].latency = latency_of(h, overhead.ns);
+  }
   result.files.clear();
   for (const auto& [path, counters] : files_) {
-    result.files.push_back(FileStats{path, convert(counters, table, overhead_ns)});
+    result.files.push_back(FileStats{path, convert(counters, table, overhead)});
   }
   result.processes.clear();
   for (const auto& [pid, counters] : processes_) {
-    result.processes.push_back(ProcessStats{pid, convert(counters, table, overhead_ns)});
+    result.processes.push_back(ProcessStats{pid, convert(counters, table, overhead)});
   }
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "base/result.h"
+#include "tracer/latency_histogram.h"
+#include "tracer/sampler.h"
 #include "tracer/syscalls.h"
 
 namespace iobench::tracing {
@@ -18,33 +20,59 @@ inline constexpr char kBadFdPath[] = "(bad fd)";  // the fd did not resolve (EBA
 // /proc/PID/fd refused us (a non-dumpable program, a tracer without root): some file, unnamed.
 inline constexpr char kUnreadableFdPath[] = "(unreadable fd)";
 
+/// What the tracer's cost per timed call is known to be, and how well: what fill() subtracts.
+struct Overhead {
+  double ns = 0;     // tracer cost per timed call (resume to exit stop, less the call)
+  double se_ns = 0;  // its standard error, drift between calibrations included
+};
+
 class TraceTally {
  public:
+  /// Sums over the timed calls, each weighted by the calls it stands for (sampler.h).
   struct Counter {
-    std::uint64_t calls = 0, errors = 0, bytes = 0;
-    std::int64_t raw_ns = 0;  // entry-to-exit intervals, tracer overhead included
-    std::uint64_t timed = 0;  // calls whose interval is in raw_ns (exit stop seen)
+    std::uint64_t calls = 0;              // every call, timed or not: exact
+    std::uint64_t timed = 0;              // calls whose exit stop was seen
+    std::uint64_t errors = 0, bytes = 0;  // over the timed calls, unweighted
+    double w = 0, w2 = 0;                 // sum of weights, of squared weights
+    double w_errors = 0, w_bytes = 0;     // weighted: the estimates when not all were timed
+    double w_raw = 0, w_raw2 = 0;         // weighted sums of raw intervals and their squares
   };
   /// Where one call is counted; map nodes are stable, so these stay valid.
   struct Slot {
     Counter* total = nullptr;
     Counter* process = nullptr;
     Counter* file = nullptr;  // null for calls outside the write family
+    LatencyHistogram* histogram = nullptr;
   };
+
+  explicit TraceTally(bool time_all = false) : time_all_(time_all) {}
 
   /// Counts a call at its entry. `path` is null when the call is not attributed to a file.
   Slot record_call(pid_t tgid, int nr, const std::string* path);
-  /// Adds what only the exit stop knows.
+  /// Whether to time this call of `nr` (called once per counted call, in call order): its
+  /// weight, or 0 to count it only.
+  std::uint32_t sample(int nr) { return samplers_.try_emplace(nr, time_all_).first->second.next(); }
+  /// Adds what only the exit stop knows. `raw_ns`: entry-to-exit interval, waits removed.
   static void record_exit(const Slot& slot, long rval, bool is_error, bool moves_data,
-                          std::int64_t raw_ns);
+                          std::int64_t raw_ns, std::uint32_t weight);
+  /// Calls timed so far, all syscalls together.
+  std::uint64_t timed_calls() const;
 
-  /// Corrected time = raw - timed * overhead, per aggregate, floored at 0. Summing raw
-  /// intervals and subtracting once is unbiased; clamping each call at 0 would keep the
-  /// noise above the mean and drop the noise below it, inflating cheap calls' totals.
-  void fill(TraceResult& result, const SyscallTable& table, std::int64_t overhead_ns) const;
+  /// The estimator, per aggregate: time = calls × (weighted mean raw interval − overhead),
+  /// which is Σ raw − timed × overhead exactly when every call was timed. The mean of raw
+  /// intervals, not of per-call differences clamped at 0: clamping would keep the noise
+  /// above the mean and drop the noise below it. A wait for the CPU inside an interval is
+  /// already removed from raw (run_delay.h). time_ci95_ns: 1.96 × calls × the standard
+  /// error of the sampled mean (from the weighted variance, over the sample's effective
+  /// size) combined with the overhead's. Bytes and errors are exact when every call was
+  /// timed, else scaled from the timed calls the same way.
+  void fill(TraceResult& result, const SyscallTable& table, const Overhead& overhead) const;
 
  private:
+  bool time_all_;
   std::map<int, Counter> total_;
+  std::map<int, LatencyHistogram> histograms_;
+  std::map<int, Sampler> samplers_;
   std::map<pid_t, std::map<int, Counter>> processes_;
   std::map<std::string, std::map<int, Counter>> files_;
 };

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <utility>
@@ -41,6 +42,8 @@ constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRA
                                 PTRACE_O_TRACEEXEC;
 
 constexpr std::chrono::seconds kCalibrationTimeout{30};
+/// Timed calls from which a run is worth a calibration of its own after it (tens of ms).
+constexpr std::uint64_t kRecalibrateAfter = 1000;
 
 /// Owns the forked child until a TraceSession takes over (or it is reaped): on unwind it
 /// is killed and reaped, so a throw never leaves it blocked or a zombie.
@@ -74,6 +77,25 @@ class ChildGuard {
   UniqueFd pidfd_;
 };
 
+/// What the session subtracted per timed call came from `before`; the calibrations around the
+/// run say the mean of the two was right. Returns that drift (the shift fill() applies) and
+/// the error: the calibrations' combined, plus half their difference. Probed calls rest on
+/// the residual, the others on the whole calibrated overhead, each by its share of calls.
+Overhead drift_since(const TracerCalibration& before, const TracerCalibration& after,
+                     std::uint64_t probed, std::uint64_t timed) {
+  auto bracket = [](double b, double a, double b_se, double a_se) {
+    return Overhead{(a - b) / 2, std::hypot(std::hypot(b_se, a_se) / 2, (a - b) / 2)};
+  };
+  const Overhead res =
+      bracket(static_cast<double>(before.residual_ns), static_cast<double>(after.residual_ns),
+              before.residual_se_ns, after.residual_se_ns);
+  const Overhead all =
+      bracket(static_cast<double>(before.overhead_ns), static_cast<double>(after.overhead_ns),
+              before.overhead_se_ns, after.overhead_se_ns);
+  const double p = timed > 0 ? static_cast<double>(probed) / static_cast<double>(timed) : 0;
+  return Overhead{p * res.ns + (1 - p) * all.ns, std::hypot(p * res.se_ns, (1 - p) * all.se_ns)};
+}
+
 void set_ending(TraceResult& result, const WaitStatus& status) {
   if (status.kind() == WaitStatus::Kind::kExited) result.exit_code = status.exit_code();
   if (status.kind() == WaitStatus::Kind::kFatalSignal) result.term_signal = status.fatal_signal();
@@ -84,17 +106,30 @@ void set_ending(TraceResult& result, const WaitStatus& status) {
 struct Tracer::Impl {
   struct Hooks {
     TraceMode mode = TraceMode::kTiming;
+    bool time_all = false;
     const SeccompFilter* filter = nullptr;  // null: the run filter
     const std::function<void()>* before_filter = nullptr;
-    std::vector<std::int64_t>* samples = nullptr;
-    int unsampled_fd = -1;
+    std::vector<IntervalSample>* samples = nullptr;
+    SleepRule sleep;
+    bool probe = kCanProbe;
     std::int64_t overhead_ns = 0;
+    std::int64_t residual_ns = 0;
+    int unsampled_fd = -1;
+    int untimed_fd = -1;
+  };
+  /// A finished session's result, before its times are corrected (tally.fill()).
+  struct Traced {
+    TraceResult result;
+    TraceTally tally;
+    std::uint64_t entry_stops = 0;
+    std::uint64_t probed = 0;
+    double probe_level_ns = 0;  // the probes' median cost: what was subtracted, typically
   };
 
   explicit Impl(const TracerOptions& o) : options(o), filter(table.stop_set(), o.trace_all) {}
 
-  TraceResult trace(const std::function<int()>& child_main,
-                    std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
+  Traced trace(const std::function<int()>& child_main,
+               std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
   void run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
                     std::optional<std::chrono::nanoseconds> timeout, TraceResult& result);
   void calibrate();
@@ -114,8 +149,35 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
                         std::optional<std::chrono::nanoseconds> timeout) {
   Impl::Hooks hooks;
   hooks.mode = options_.mode;
-  if (options_.mode == TraceMode::kTiming) hooks.overhead_ns = overhead_ns();
-  return impl_->trace(child_main, timeout, hooks);
+  hooks.time_all = options_.time_all;
+  const bool timing = options_.mode == TraceMode::kTiming;
+  const TracerCalibration before = timing ? calibration() : TracerCalibration{};
+  hooks.sleep = SleepRule{before.off_median_ns, before.off_threshold_ns};
+  hooks.overhead_ns = before.overhead_ns;
+  hooks.probe = kCanProbe && before.probed;
+  hooks.residual_ns = before.residual_ns;
+  Impl::Traced t = impl_->trace(child_main, timeout, hooks);
+  TracerCalibration after = before;
+  // A run that timed enough calls for the correction to matter is calibrated again right
+  // after it (which is also the next run's "before"): what is subtracted drifts with the
+  // machine's load, and a run is corrected by the two calibrations that bracket it.
+  if (timing && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
+    impl_->calibrate();
+    after = *impl_->calibration;
+  }
+  TraceResult& r = t.result;
+  r.probed_calls = t.probed;
+  const Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
+  r.overhead_ns =
+      t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
+  if (timing && r.available && r.seccomp) {
+    const auto timed = static_cast<double>(t.tally.timed_calls());
+    const double counted = static_cast<double>(t.entry_stops) - timed;
+    r.tracer_cost_ns = std::llround(timed * (before.timed_stop_ns + after.timed_stop_ns) / 2 +
+                                    counted * (before.count_stop_ns + after.count_stop_ns) / 2);
+  }
+  if (r.available) t.tally.fill(r, impl_->table, overhead);
+  return r;
 }
 
 std::int64_t Tracer::overhead_ns() { return calibration().overhead_ns; }
@@ -125,10 +187,11 @@ const TracerCalibration& Tracer::calibration() {
   return *impl_->calibration;
 }
 
-TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
-                                std::optional<std::chrono::nanoseconds> timeout,
-                                const Hooks& hooks) {
-  TraceResult result;
+Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
+                                         std::optional<std::chrono::nanoseconds> timeout,
+                                         const Hooks& hooks) {
+  Traced traced;
+  TraceResult& result = traced.result;
   result.mode = hooks.mode;
   result.streams = standard_stream_paths();  // the child inherits them at fork
   SharedMapping<ChildReport> report;
@@ -163,13 +226,15 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   if (::ptrace(PTRACE_SEIZE, pid, nullptr, kPtraceOptions) != 0) {
     result.unavailable_reason = std::string("ptrace: ") + std::strerror(errno);
     run_untraced(guard, pid, parent_end.get(), timeout, result);
-    return result;
+    return traced;
   }
   result.available = true;
 
-  TraceSession session(SessionConfig{hooks.mode, options.trace_all, &table, report.get(),
-                                     hooks.samples, hooks.unsampled_fd},
-                       pid);
+  TraceSession session(
+      SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
+                    hooks.samples, hooks.unsampled_fd, hooks.untimed_fd, hooks.sleep, hooks.probe,
+                    hooks.overhead_ns, hooks.residual_ns},
+      pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
   const std::int64_t start = monotonic_ns();
@@ -181,10 +246,14 @@ TraceResult Tracer::Impl::trace(const std::function<int()>& child_main,
   result.seccomp = session.seccomp();
   result.lost_privileges = session.lost_privileges();
   result.wall_ns = session.main_exit_ns() - start;
+  result.cpu_ns = session.main_cpu_ns();
   if (session.main_status()) set_ending(result, *session.main_status());
-  result.overhead_ns = hooks.overhead_ns;
-  session.tally().fill(result, table, hooks.overhead_ns);
-  return result;
+  traced.tally = session.tally();
+  traced.entry_stops = session.entry_stops();
+  traced.probed = session.probed_calls();
+  traced.probe_level_ns = session.probe_level_ns();
+  result.busy_share = session.busy_share();
+  return traced;
 }
 
 void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
@@ -214,15 +283,17 @@ void Tracer::Impl::calibrate() {
                                          kCalibrationUntracedFd);
   const std::function<void()> prepare = [s] { calibration_prepare(s); };
   const std::function<int()> run = [s] { return calibration_run(s); };
-  std::vector<std::int64_t> samples;
+  std::vector<IntervalSample> samples;
   samples.reserve(calibration_traced_calls());
   Hooks hooks;
   hooks.mode = TraceMode::kTiming;
+  hooks.time_all = true;  // the estimate needs every traced batch's every call
   hooks.filter = &calibration_filter;
   hooks.before_filter = &prepare;
   hooks.samples = &samples;
   hooks.unsampled_fd = kCalibrationUntracedFd;
-  const TraceResult r = trace(run, kCalibrationTimeout, hooks);
+  hooks.untimed_fd = kCalibrationUntimedFd;
+  const TraceResult r = trace(run, kCalibrationTimeout, hooks).result;
   if (!r.available) {
     calibration = TracerCalibration{};  // nothing is ever timed, nothing to subtract
     return;

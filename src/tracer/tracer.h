@@ -26,6 +26,7 @@ enum class TracerBackend { kPtrace, kPerf };
 struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
   bool trace_all = false;               // stop on every syscall (strace -c style table)
+  bool time_all = false;                // time every call, not a sample (tracer/sampler.h)
   /// Pin the tracer (never the tracee) to its CPU. Off by default: with the tracee free to
   /// run anywhere, a pinned tracer waits for its one CPU at every stop (README "Pinning").
   bool pin = false;
@@ -38,11 +39,21 @@ struct TracerOptions {
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
 struct TracerCalibration {
-  double untraced_ns = 0;        // the calibration call without tracing
-  double traced_ns = 0;          // the same call, entry stop to exit stop, under the tracer
-  std::int64_t overhead_ns = 0;  // traced - untraced: what run() subtracts per timed call
-  std::size_t samples = 0;       // traced calls the estimate rests on
-  bool traced = false;           // false: ptrace was refused, nothing to subtract
+  double untraced_ns = 0;             // the calibration call without tracing
+  double traced_ns = 0;               // the same call, entry stop to exit stop, under the tracer
+  std::int64_t overhead_ns = 0;       // traced - untraced: what run() subtracts per timed call
+  double overhead_se_ns = 0;          // standard error of overhead_ns
+  double timed_stop_ns = 0;           // a timed call's whole cost to the program's CPU time
+  double count_stop_ns = 0;           // a counted-only call's (one stop)
+  std::int64_t off_median_ns = 0;     // the tracer's latency in an interval (run_delay.h)
+  std::int64_t off_threshold_ns = 0;  // its spread: what a sleep must exceed to count
+  /// With a probe next to each timed call (probe.h): what its interval holds beyond the probe's
+  /// level and the call's untraced cost, per call, and the standard error of that.
+  std::int64_t residual_ns = 0;
+  double residual_se_ns = 0;
+  bool probed = false;      // the probes ran: residual_ns is known
+  std::size_t samples = 0;  // traced calls the estimate rests on
+  bool traced = false;      // false: ptrace was refused, nothing to subtract
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.

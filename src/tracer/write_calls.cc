@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
+#include <map>
 
 #include "tracer/tracer.h"
 
@@ -13,10 +15,25 @@ namespace {
 // How /proc/PID/fd names an io_uring instance's fd.
 constexpr std::string_view kRingPath = "anon_inode:[io_uring]";
 
-void add(WriteCount& count, std::string_view name, const SyscallStats& st) {
+/// Calls by syscall, to name the busiest once every file is added.
+using PerSyscall = std::map<std::string, std::uint64_t, std::less<>>;
+
+void add(WriteCount& count, double& ci2, PerSyscall& per, std::string_view name,
+         const SyscallStats& st) {
   count.calls += st.calls;
   count.time_ns += st.time_ns;
+  count.timed_calls += st.timed_calls;
+  // Independent estimates: their 95% half-widths add in quadrature.
+  ci2 += static_cast<double>(st.time_ci95_ns) * static_cast<double>(st.time_ci95_ns);
   if (moves_data(name)) count.bytes += st.bytes;
+  per[std::string(name)] += st.calls;
+}
+
+void finish(WriteCount& count, double ci2, const PerSyscall& per) {
+  count.time_ci95_ns = std::llround(std::sqrt(ci2));
+  std::uint64_t most = 0;
+  for (const auto& [name, calls] : per)
+    if (calls > most) most = calls, count.busiest = name;
 }
 
 }  // namespace
@@ -44,11 +61,15 @@ bool is_program_file(const std::string& path, const std::vector<std::string>& st
 
 WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
   WriteCount count;
+  double ci2 = 0;
+  PerSyscall per;
   if (trace.backend == "perf") {
     // Counters cannot tell fds apart. Exact all the same for a strategy, whose child writes
     // to nothing but its own file (it reports through shared memory) and has one ring at most.
     for (const auto& [name, st] : trace.syscalls)
-      if (counts_as_write(name, false) || counts_as_write(name, true)) add(count, name, st);
+      if (counts_as_write(name, false) || counts_as_write(name, true))
+        add(count, ci2, per, name, st);
+    finish(count, ci2, per);
     return count;
   }
   for (const FileStats& f : trace.files) {
@@ -57,8 +78,9 @@ WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
         own_file.empty() ? is_program_file(f.path, trace.streams) : ring || f.path == own_file;
     if (!counted) continue;
     for (const auto& [name, st] : f.syscalls)
-      if (counts_as_write(name, ring)) add(count, name, st);
+      if (counts_as_write(name, ring)) add(count, ci2, per, name, st);
   }
+  finish(count, ci2, per);
   return count;
 }
 

@@ -16,8 +16,11 @@ namespace iobench {
 /// measure them (count mode, perf).
 struct WriteCount {
   std::uint64_t calls = 0;
-  std::uint64_t bytes = 0;   // what the data movers among them wrote
-  std::int64_t time_ns = 0;  // their syscall time, tracer cost subtracted
+  std::uint64_t bytes = 0;        // what the data movers among them wrote
+  std::int64_t time_ns = 0;       // their syscall time, tracer cost subtracted
+  std::uint64_t timed_calls = 0;  // of them, the calls whose time was measured (a sample)
+  std::int64_t time_ci95_ns = 0;  // half-width of time_ns's 95% interval
+  std::string busiest;            // the syscall with the most counted calls: the row's latency
 };
 
 /// True when a call of `syscall` on a file counts: a data mover (write, writev, pwrite64,

@@ -141,10 +141,12 @@ TEST_F(PerfBackend, ForkedChildrenAreCounted) {
 }
 
 TEST_F(PerfBackend, ATimedOutChildIsKilled) {
-  const TraceResult r = PerfCounter().run([]() noexcept {
-    ::pause();
-    return 0;
-  }, std::chrono::milliseconds(200));
+  const TraceResult r = PerfCounter().run(
+      []() noexcept {
+        ::pause();
+        return 0;
+      },
+      std::chrono::milliseconds(200));
   EXPECT_TRUE(r.timed_out);
   EXPECT_EQ(r.term_signal, SIGKILL);
 }

@@ -18,8 +18,8 @@ namespace iobench::tracer_test {
 namespace {
 
 constexpr char kTracefs[] = "/sys/kernel/tracing";
-const char* const kSyscalls[] = {"write", "writev", "pwrite64", "io_uring_enter", "ftruncate",
-                                 "fdatasync", "fsync", "msync"};
+const char* const kSyscalls[] = {"write",     "writev",    "pwrite64", "io_uring_enter",
+                                 "ftruncate", "fdatasync", "fsync",    "msync"};
 
 long event_id(const std::string& syscall) {
   std::ifstream in(std::string(kTracefs) + "/events/syscalls/sys_enter_" + syscall + "/id");
@@ -103,11 +103,13 @@ TEST_F(StrategyCrossCheck, EveryStrategysCountsEqualTheKernelsTracepointCounts) 
     std::string summary;
     for (std::size_t i = 0; i < std::size(kSyscalls); ++i) {
       std::uint64_t kernel = 0;
-      ASSERT_EQ(::read(counters[i].get(), &kernel, sizeof kernel), static_cast<ssize_t>(sizeof kernel));
+      ASSERT_EQ(::read(counters[i].get(), &kernel, sizeof kernel),
+                static_cast<ssize_t>(sizeof kernel));
       EXPECT_EQ(calls(r.syscalls, kSyscalls[i]), kernel) << kSyscalls[i];
       if (kernel) summary += " " + std::string(kSyscalls[i]) + "=" + std::to_string(kernel);
     }
-    std::printf("[ perf     ] %-14s%s\n", c.strategy.c_str(), summary.empty() ? " (none)" : summary.c_str());
+    std::printf("[ perf     ] %-14s%s\n", c.strategy.c_str(),
+                summary.empty() ? " (none)" : summary.c_str());
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tracer/probe.h"
 #include "tracer_test_util.h"
 
 namespace iobench::tracer_test {
@@ -52,8 +53,15 @@ TEST_F(Counts, OneProgramTimingMode) {
   const TraceResult r = run_traced(tracer, cmd);
   expect_single_writer(r, cmd, dir.file("out"), kN, true);
   EXPECT_EQ(r.mode, TraceMode::kTiming);
-  EXPECT_EQ(r.overhead_ns, tracer.overhead_ns());
-  EXPECT_GE(r.syscalls.at("write").time_ns, 0);
+  // Every call timed (fewer than the sampler's first kFullyTimed), and a time that means
+  // something: positive, or explicitly uncertain (its 95% interval holds 0).
+  const SyscallStats& w = r.syscalls.at("write");
+  EXPECT_EQ(w.timed_calls, kN);
+  EXPECT_FALSE(w.estimated());
+  EXPECT_GT(r.overhead_ns, 0);
+  EXPECT_TRUE(w.time_ns > 0 || w.time_uncertain()) << w.time_ns;
+  ASSERT_TRUE(w.latency.has_value());
+  EXPECT_LE(w.latency->p50, w.latency->max);
 }
 
 TEST_F(Counts, OneProgramCountMode) {
@@ -234,6 +242,36 @@ TEST_F(Counts, CountModeCountsWhatTimingModeCounts) {
     EXPECT_EQ(per_file[0], per_file[1]);
     EXPECT_EQ(per_process[0], per_process[1]);
   }
+}
+
+// Timing borrows the tracee's registers for a probe after each timed call (tracer/probe.h);
+// the program must see exactly its own results: writer checks every write's return value
+// (exit 101 otherwise), and every timed call here was probed.
+TEST_F(Counts, ProbesFollowTimedCallsAndTheProgramSeesOnlyItsOwnResults) {
+  TempDir dir;
+  Tracer tracer(TracerOptions{});
+  const std::string out = dir.file("out");
+  const TraceResult r = run_traced(tracer, Command({PROGRAM_WRITER, out, "5000"}));
+  ASSERT_TRUE(r.available);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(calls(r.syscalls, "write"), 5000u);
+  EXPECT_EQ(r.syscalls.at("write").bytes, 5000u * kLineBytes);
+  if (!tracing::kCanProbe) GTEST_SKIP() << "no probe on this architecture";
+  EXPECT_EQ(r.probed_calls, r.syscalls.at("write").timed_calls);
+  EXPECT_GT(r.probed_calls, 0u);
+}
+
+// A program with a seccomp filter of its own could answer the probe's write(-1) before our
+// filter stops it (an ERRNO outranks a TRACE): it is never probed, and sees its own results.
+TEST_F(Counts, AProgramWithItsOwnFilterIsNeverProbed) {
+  TempDir dir;
+  Tracer tracer(TracerOptions{});
+  const std::string out = dir.file("out");
+  const TraceResult r = run_traced(tracer, Command({PROGRAM_OWN_FILTER, out, "2000"}));
+  ASSERT_TRUE(r.available);
+  EXPECT_EQ(r.exit_code, 0) << "101: a write returned what the probe got, not its own result";
+  EXPECT_EQ(calls(r.syscalls, "write"), 2000u);
+  EXPECT_EQ(r.probed_calls, 0u);
 }
 
 }  // namespace

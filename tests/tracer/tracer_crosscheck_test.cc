@@ -1,5 +1,5 @@
-// The tracer against an independent witness (the kernel's own syscall tracepoint), and the
-// calibration's numbers printed for the record (CI is too noisy to assert on them).
+// The tracer against independent witnesses: the kernel's own syscall tracepoint for counts,
+// the untraced cost of the same call for the corrected time.
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -96,16 +96,26 @@ TEST_F(CrossCheck, WriteCountsMatchPerfTracepoint) {
 double untraced_write_ns(const std::string& path, int n) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   const char line[] = "line 000000\n";
-  const auto t0 = std::chrono::steady_clock::now();
+  // CPU time, not wall time: on a shared machine a wall clock also counts the time other
+  // processes ran, which the tracer rightly leaves out (run_delay.h). A page-cache write
+  // does not sleep, so its CPU time is its cost.
+  timespec t0{}, t1{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
   for (int i = 0; i < n; ++i) {
     if (::write(fd, line, kLineBytes) != static_cast<ssize_t>(kLineBytes)) break;
   }
-  const auto t1 = std::chrono::steady_clock::now();
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
   ::close(fd);
-  return std::chrono::duration<double, std::nano>(t1 - t0).count() / n;
+  return (static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
+          static_cast<double>(t1.tv_nsec - t0.tv_nsec)) /
+         n;
 }
 
-TEST_F(CrossCheck, OverheadIsPositiveAndCorrectedTimesAreSane) {
+// A real check, not a print: the corrected time of a one-line write must come within a
+// factor 1.5 of its untraced cost in one of five attempts (retried: CI shares its CPUs), or
+// the product must say itself that it could not measure it. Subtracting the overhead twice,
+// or not at all, fails it.
+TEST_F(CrossCheck, CorrectedTimeMatchesTheUntracedCost) {
   TempDir dir;
   TracerOptions options;
   options.calibration_dir = dir.path();  // calibrate on the filesystem being measured
@@ -114,24 +124,29 @@ TEST_F(CrossCheck, OverheadIsPositiveAndCorrectedTimesAreSane) {
   ASSERT_TRUE(c.traced);
   EXPECT_GT(tracer.overhead_ns(), 0);
   constexpr int kWrites = 100000;
-  Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kWrites)});
-  const TraceResult r = tracer.run(cmd.fn());
-  ASSERT_EQ(r.exit_code, 0);
-  const SyscallStats& w = r.syscalls.at("write");
-  ASSERT_EQ(w.calls, static_cast<std::uint64_t>(kWrites));
-  const double corrected = static_cast<double>(w.time_ns) / kWrites;
-  const double raw = corrected + static_cast<double>(r.overhead_ns);
-  EXPECT_TRUE(std::isfinite(corrected));
-  EXPECT_GE(corrected, 0);
-  // The reference, untraced, in this process and on the same CPU as the traced run.
-  const double reference = untraced_write_ns(dir.file("untraced"), kWrites);
-  std::printf(
-      "[ overhead ] calibration (%zu samples, pinned %d): untraced %.0f ns/call, traced %.0f "
-      "ns/call, overhead %lld ns\n"
-      "[ overhead ] %d one-line writes to ext4: raw %.0f ns/call, corrected %.0f ns/call, "
-      "untraced %.0f ns/call (corrected/untraced %.2f)\n",
-      c.samples, r.pinned, c.untraced_ns, c.traced_ns, static_cast<long long>(c.overhead_ns),
-      kWrites, raw, corrected, reference, corrected / reference);
+  bool within = false;
+  for (int attempt = 0; attempt < 5 && !within; ++attempt) {
+    Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kWrites)});
+    const double before = untraced_write_ns(dir.file("untraced"), kWrites);
+    const TraceResult r = tracer.run(cmd.fn());
+    const double reference = (before + untraced_write_ns(dir.file("untraced"), kWrites)) / 2;
+    ASSERT_EQ(r.exit_code, 0);
+    const SyscallStats& w = r.syscalls.at("write");
+    ASSERT_EQ(w.calls, static_cast<std::uint64_t>(kWrites));
+    const double corrected = static_cast<double>(w.time_ns) / kWrites;
+    const double ratio = corrected / reference;
+    std::printf(
+        "[ overhead ] calibration (%zu samples, pinned %d): untraced %.0f ns/call, traced %.0f "
+        "ns/call, overhead %lld ns; run overhead %lld ns\n"
+        "[ overhead ] %d one-line writes: corrected %.0f ns/call (%llu timed), untraced %.0f "
+        "ns/call (ratio %.2f)%s\n",
+        c.samples, r.pinned, c.untraced_ns, c.traced_ns, static_cast<long long>(c.overhead_ns),
+        static_cast<long long>(r.overhead_ns), kWrites, corrected,
+        static_cast<unsigned long long>(w.timed_calls), reference, ratio,
+        w.time_uncertain() ? " uncertain" : "");
+    within = !w.time_uncertain() && ratio > 1 / 1.5 && ratio < 1.5;
+  }
+  EXPECT_TRUE(within) << "the corrected time missed the untraced cost in every attempt";
 }
 
 }  // namespace

@@ -1,0 +1,123 @@
+// The share of time and the syscall time's uncertainty on plain result values: a share is
+// taken from one traced run, never shown above 100%, and an uncertain time is never a number.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/plot.h"
+#include "report/reporter.h"
+#include "run/runner.h"
+
+namespace iobench {
+namespace {
+
+/// A traced row: `time_ns` of syscalls ± `ci_ns`, in a traced child that used `cpu_ns` of
+/// CPU of which `cost_ns` were the tracer's stops.
+StrategyResult traced_row(std::int64_t time_ns, std::int64_t ci_ns, std::int64_t cpu_ns,
+                          std::int64_t cost_ns) {
+  StrategyResult r;
+  r.strategy = "unbuffered";
+  r.bytes = 1088890;
+  r.verified = true;
+  r.time_ns = summarize({100'000'000, 100'000'000, 100'000'000});
+  r.cpu_ns = r.time_ns;
+  r.write_calls = 100000;
+  r.timed_calls = 10000;
+  r.syscall_time_ns = time_ns;
+  r.syscall_time_ci95_ns = ci_ns;
+  r.traced_time_ns = 900'000'000;
+  TraceResult t;
+  t.available = true;
+  t.cpu_ns = cpu_ns;
+  t.tracer_cost_ns = cost_ns;
+  r.trace = t;
+  set_syscall_share(r);
+  return r;
+}
+
+TEST(SyscallShare, IsTheTracedRunsOwnRatio) {
+  // 60 ms of 100 ms left once the tracer's 800 ms are taken out of 900 ms.
+  const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  ASSERT_TRUE(r.syscall_share);
+  EXPECT_DOUBLE_EQ(*r.syscall_share, 0.6);
+}
+
+TEST(SyscallShare, NeverAboveOne) {
+  // Above 1 within its own error: read as "all of it".
+  StrategyResult r = traced_row(105'000'000, 10'000'000, 900'000'000, 800'000'000);
+  ASSERT_TRUE(r.syscall_share);
+  EXPECT_DOUBLE_EQ(*r.syscall_share, 1.0);
+  // Above 1 beyond its error: the correction is off; no share at all.
+  r = traced_row(150'000'000, 10'000'000, 900'000'000, 800'000'000);
+  EXPECT_FALSE(r.syscall_share);
+  BenchReport rep;
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.traced = true;
+  rep.results = {r};
+  const std::string table = render_table(rep);
+  EXPECT_EQ(table.find("150%"), std::string::npos) << table;
+  EXPECT_NE(table.find("% of time —"), std::string::npos) << table;
+  const auto doc = nlohmann::json::parse(render_json(rep));
+  EXPECT_TRUE(doc["results"][0]["syscall_share"].is_null());
+}
+
+TEST(SyscallShare, UncertainTimeIsADashNotANumber) {
+  // A 95% interval that holds 0: no time, no share, and the footnote says why.
+  const StrategyResult r = traced_row(2'000'000, 3'000'000, 900'000'000, 800'000'000);
+  EXPECT_TRUE(syscall_time_uncertain(r));
+  EXPECT_FALSE(r.syscall_share);
+  BenchReport rep;
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.traced = true;
+  rep.results = {r};
+  const std::string table = render_table(rep);
+  EXPECT_EQ(table.find("2.00 ms"), std::string::npos) << table;
+  EXPECT_NE(table.find("(its 95%\n  interval holds zero"), std::string::npos) << table;
+}
+
+TEST(SyscallShare, SampledTimeIsMarkedWithItsSample) {
+  const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  BenchReport rep;
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.traced = true;
+  rep.results = {r};
+  const std::string table = render_table(rep);
+  EXPECT_NE(table.find("≈60.00 ms"), std::string::npos) << table;
+  EXPECT_NE(table.find("unbuffered 10,000 of 100,000"), std::string::npos) << table;
+  const auto doc = nlohmann::json::parse(render_json(rep));
+  EXPECT_EQ(doc["results"][0]["timed_calls"], 10000);
+  EXPECT_EQ(doc["results"][0]["syscall_time_ci95_ns"][0], 55'000'000);
+}
+
+TEST(Latency, ColumnsAndOneCdfLinePerTimedRow) {
+  StrategyResult timed = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  timed.latency =
+      LatencySummary{450, 600, 1'100, 20'000, 95'000, {{300, 0.0}, {450, 0.5}, {95'000, 1.0}}};
+  StrategyResult untimed = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  untimed.strategy = "format-only";
+  BenchReport rep;
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.traced = true;
+  rep.results = {timed, untimed};
+  EXPECT_EQ(render_table(rep).find("p99"), std::string::npos);  // only with --latency
+  rep.latency = true;
+  const std::string table = render_table(rep);
+  EXPECT_NE(table.find("p99"), std::string::npos) << table;
+  EXPECT_NE(table.find("450 ns"), std::string::npos) << table;
+  EXPECT_NE(table.find("1.1 µs"), std::string::npos) << table;
+  EXPECT_NE(table.find("95.0 µs"), std::string::npos) << table;
+  const std::string plot = latency_plot_script(rep);
+  EXPECT_NE(plot.find("title \"unbuffered\""), std::string::npos) << plot;
+  EXPECT_EQ(plot.find("title \"format-only\""), std::string::npos) << plot;  // nothing timed
+  EXPECT_NE(plot.find("logscale x"), std::string::npos) << plot;
+  const auto doc = nlohmann::json::parse(render_json(rep));
+  EXPECT_EQ(doc["results"][0]["latency_ns"]["p999"], 20'000);
+  EXPECT_TRUE(doc["results"][1]["latency_ns"].is_null());
+}
+
+}  // namespace
+}  // namespace iobench

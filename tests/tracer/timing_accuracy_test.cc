@@ -1,0 +1,140 @@
+// The corrected syscall time against the untraced truth, quiet and beside a load that comes
+// and goes. Not timed assertions: a tolerance on a ratio, each check retried a few times,
+// and "unmeasurable" accepted only where the product says so itself (time_uncertain()).
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <thread>
+
+#include "tracer_test_util.h"
+
+namespace iobench::tracer_test {
+namespace {
+
+constexpr int kWrites = 100'000;
+constexpr int kAttempts = 5;
+
+/// One untraced one-line write(2) to a file in `dir`, in ns: the truth a corrected time is
+/// held to (what (unbuffered - format-only) / N measures in the demo).
+double untraced_write_ns(const TempDir& dir) {
+  const std::string path = dir.file("untraced");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const char line[] = "line 000000\n";
+  // CPU time, not wall time: on a shared machine a wall clock also counts the time other
+  // processes ran, which the tracer rightly leaves out (run_delay.h). A page-cache write
+  // does not sleep, so its CPU time is its cost.
+  timespec t0{}, t1{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  for (int i = 0; i < kWrites; ++i) {
+    if (::write(fd, line, kLineBytes) != static_cast<ssize_t>(kLineBytes)) break;
+  }
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  ::close(fd);
+  ::unlink(path.c_str());
+  return (static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
+          static_cast<double>(t1.tv_nsec - t0.tv_nsec)) /
+         kWrites;
+}
+
+struct Attempt {
+  double corrected = 0, reference = 0;
+  bool uncertain = false;
+  double ratio() const { return corrected / reference; }
+};
+
+/// Traces kWrites one-line writes; the reference is the untraced cost measured just before
+/// and just after, so a load that comes and goes weighs on both alike.
+Attempt attempt(Tracer& tracer, const TempDir& dir) {
+  Attempt a;
+  const double before = untraced_write_ns(dir);
+  Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kWrites)});
+  const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(120));
+  a.reference = (before + untraced_write_ns(dir)) / 2;
+  EXPECT_EQ(r.exit_code, 0);
+  const SyscallStats& w = r.syscalls.at("write");
+  EXPECT_EQ(w.calls, static_cast<std::uint64_t>(kWrites));
+  a.corrected = static_cast<double>(w.time_ns) / kWrites;
+  a.uncertain = w.time_uncertain();
+  std::printf(
+      "[ accuracy ] corrected %.0f ns/write (timed %llu, ±%.0f), untraced %.0f ns/write, "
+      "ratio %.2f%s\n",
+      a.corrected, static_cast<unsigned long long>(w.timed_calls),
+      static_cast<double>(w.time_ci95_ns) / kWrites, a.reference, a.ratio(),
+      a.uncertain ? " (uncertain: shown as —)" : "");
+  return a;
+}
+
+using TimingAccuracy = TracerTest;
+
+// Quiet enough: one attempt of five within a factor 1.5 of the truth. The issue's own bar
+// (±15% in each of 10 runs, quiet machine) is tools/accuracy.sh's; CI shares its CPUs.
+TEST_F(TimingAccuracy, CorrectedWriteTimeMatchesTheUntracedCost) {
+  TempDir dir;
+  TracerOptions options;
+  options.calibration_dir = dir.path();
+  Tracer tracer(options);
+  bool within = false;
+  for (int i = 0; i < kAttempts && !within; ++i) {
+    const Attempt a = attempt(tracer, dir);
+    within = !a.uncertain && a.ratio() > 1 / 1.5 && a.ratio() < 1.5;
+  }
+  EXPECT_TRUE(within) << "no attempt within a factor 1.5 of the untraced cost";
+}
+
+/// Busy 50 ms, asleep 50 ms, on every CPU, until destroyed.
+class OnOffLoad {
+ public:
+  OnOffLoad() {
+    const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned c = 0; c < cpus; ++c) {
+      threads_.emplace_back([this, c] {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(c, &set);
+        ::pthread_setaffinity_np(::pthread_self(), sizeof(set), &set);
+        while (!stop_.load()) {
+          const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+          while (std::chrono::steady_clock::now() < end) {
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+      });
+    }
+  }
+  ~OnOffLoad() {
+    stop_ = true;
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+// Beside the load: never a number that is 0 or off by 2x; "—" (uncertain) is allowed, as
+// the product says it itself. Retried: one attempt in three must hold.
+TEST_F(TimingAccuracy, BesideAnOnOffLoadNeverAWrongNumber) {
+  TempDir dir;
+  TracerOptions options;
+  options.calibration_dir = dir.path();
+  Tracer tracer(options);
+  double quiet = 0;
+  for (int i = 0; i < 3; ++i) quiet += untraced_write_ns(dir) / 3;
+  bool held = false;
+  for (int i = 0; i < 3 && !held; ++i) {
+    OnOffLoad load;
+    Attempt a = attempt(tracer, dir);
+    a.reference = quiet;  // the truth is the quiet machine's
+    std::printf("[ accuracy ] against the quiet truth %.0f ns/write: ratio %.2f\n", quiet,
+                a.ratio());
+    held = a.uncertain || (a.corrected > 0 && a.ratio() > 0.5 && a.ratio() < 2.0);
+  }
+  EXPECT_TRUE(held) << "a number 0 or 2x off the truth in every attempt";
+}
+
+}  // namespace
+}  // namespace iobench::tracer_test
