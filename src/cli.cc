@@ -19,6 +19,7 @@
 #include "line_format.h"
 #include "output_file.h"
 #include "registry.h"
+#include "run_plan.h"
 #include "tracer/perf_counter.h"
 
 namespace iobench {
@@ -162,7 +163,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   // A flag given twice takes its last value, as in most tools (scripts append overrides).
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
-  std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
+  std::string lines = "100000", strategy = "all", runs = "auto", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
   std::string queue_depth = "64", map_window = "16MiB", format = "table", timeout;
   std::string sync = "none";
@@ -170,14 +171,17 @@ Command parse_command_line(int argc, const char* const* argv) {
   std::vector<std::string> expects, trace_expects;
   std::string count_tolerance, time_tolerance = "25%";
   BenchOptions o;
-  bool keep = false, list = false, version = false, no_trace = false;
+  bool keep = false, list = false, version = false, no_trace = false, no_interleave = false;
   TracerFlags tracer_flags;
 
   app.add_option("-n,--lines", lines, "Lines to write (default 100000)");
   app.add_option("-s,--strategy", strategy, "'all' or a comma list (see --list)");
-  app.add_option("-r,--runs", runs, "Timed runs per strategy (default 5)");
+  app.add_option("-r,--runs", runs,
+                 "Timed runs per strategy, or auto (default: at least 5 and 0.2 s each, at most 100)");
   app.add_option("-w,--warmup", warmup, "Untimed runs before them (default 1)");
   app.add_option("--dir", dir, "Where the private directory is made (default $TMPDIR or /tmp)");
+  app.add_flag("--no-interleave", no_interleave,
+               "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep, "Keep one verified <strategy>.out per strategy");
   app.add_option("--buffer-size", buffer_size, "buffered / io_uring chunk size (default 64KiB)");
   app.add_option("--stdio-buffer", stdio_buffer, "stdio: setvbuf size (default: glibc's)");
@@ -298,7 +302,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (o.params.lines > 100'000'000'000'000'000ull)
     throw Error(fmt::format("--lines: {} lines would not fit in 64 bits of bytes", o.params.lines));
   o.strategies = parse_strategies(strategy);
-  o.runs = static_cast<int>(parse_count("--runs", runs, 1, 100000));
+  o.runs = runs == "auto" ? kRunsAuto : static_cast<int>(parse_count("--runs", runs, 1, 100000));
+  o.interleave = !no_interleave;
   o.warmup = static_cast<int>(parse_count("--warmup", warmup, 0, 100000));
   o.params.buffer_size = parse_size("--buffer-size", buffer_size);
   if (o.params.buffer_size == 0) throw Error("--buffer-size: must be at least 1 byte");

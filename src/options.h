@@ -26,8 +26,9 @@ enum class SortOrder { kRegistry, kName, kTime, kSyscalls };
 struct BenchOptions {
   std::vector<const Strategy*> strategies;
   StrategyParams params;
-  int runs = 5;
+  int runs = 0;  // kRunsAuto (run_plan.h), or exactly this many timed runs
   int warmup = 1;
+  bool interleave = true;  // timed runs of all strategies in one random order
   std::string dir;  // parent of the private directory
   bool keep = false;
   bool trace = true;  // one traced run per strategy besides the timed ones

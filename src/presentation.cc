@@ -41,6 +41,7 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.filesystem = filesystem_type(o.dir);
   rep.runs = o.runs;
   rep.warmup = o.warmup;
+  rep.interleave = o.interleave;
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;

@@ -10,4 +10,7 @@ namespace iobench {
 
 nlohmann::json result_json(const StrategyResult& r);
 
+/// config.runs: the number --runs gave, or "auto" (each row's samples say how many it got).
+nlohmann::json runs_json(int runs);
+
 }  // namespace iobench

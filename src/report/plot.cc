@@ -62,7 +62,7 @@ std::string machine(const BenchReport& rep) {
 }
 
 std::string runs_text(const BenchReport& rep) {
-  return fmt::format("median of {} run{}", rep.runs, rep.runs == 1 ? "" : "s");
+  return "median of " + run_count_text(rep, "run");
 }
 
 std::string lines_text(const BenchReport& rep) {

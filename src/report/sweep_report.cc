@@ -210,7 +210,7 @@ std::string render_sweep_json(const SweepReport& rep) {
       {"bytes", b.bytes},
       {"dir", b.dir},
       {"filesystem", b.filesystem},
-      {"runs", b.runs},
+      {"runs", runs_json(b.runs)},
       {"warmup", b.warmup},
       {"buffer_size", b.params.buffer_size},
       {"stdio_buffer", b.params.stdio_buffer == 0 ? json(nullptr) : json(b.params.stdio_buffer)},
