@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "cli_values.h"
+#include "dirs.h"
 
 #include <sys/statvfs.h>
 #include <sys/stat.h>
@@ -179,7 +180,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_option("-r,--runs", runs,
                  "Timed runs per strategy, or auto (default: at least 5 and 0.2 s each, at most 100)");
   app.add_option("-w,--warmup", warmup, "Untimed runs before them (default 1)");
-  app.add_option("--dir", dir, "Where the private directory is made (default $TMPDIR or /tmp)");
+  app.add_option("--dir", dir,
+                 "Where the private directory is made (default $TMPDIR or /tmp); a comma list "
+                 "runs in each, e.g. /tmp,/dev/shm");
   app.add_flag("--no-interleave", no_interleave,
                "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep, "Keep one verified <strategy>.out per strategy");
@@ -324,7 +327,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.trace = !no_trace;
   o.tracer = tracer_flags.options(o.trace);
   o.keep = keep;
-  o.dir = dir;
+  o.dirs = parse_dirs(dir);
+  o.dir = o.dirs.front();
+  // A baseline's rows are keyed by strategy: two directories would give each name twice.
+  if (o.dirs.size() > 1 && (!o.baseline.empty() || !o.save_baseline.empty()))
+    throw Error("--baseline and --save-baseline take one --dir");
   o.expectations = parse_expectations(expects, false, o.strategies, o.tracer.trace_all);
   o.color = parse_color(color);
   if (!sort.empty()) o.sort = parse_sort(sort);
@@ -332,8 +339,10 @@ Command parse_command_line(int argc, const char* const* argv) {
   check_output_files(o);
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
-  check_dir(dir);
-  check_space(dir, expected_bytes(o.params.lines), keep ? o.strategies.size() : 1);
+  for (const std::string& d : o.dirs) {
+    check_dir(d);
+    check_space(d, expected_bytes(o.params.lines), keep ? o.strategies.size() : 1);
+  }
   return o;
 }
 

@@ -29,7 +29,8 @@ struct BenchOptions {
   int runs = 0;  // kRunsAuto (run_plan.h), or exactly this many timed runs
   int warmup = 1;
   bool interleave = true;  // timed runs of all strategies in one random order
-  std::string dir;  // parent of the private directory
+  std::string dir;         // parent of the private directory (the first of dirs)
+  std::vector<std::string> dirs;  // --dir A,B: the same run in each (dirs.h)
   bool keep = false;
   bool trace = true;  // one traced run per strategy besides the timed ones
   TracerOptions tracer;

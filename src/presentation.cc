@@ -39,6 +39,13 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.bytes = expected_bytes(o.params.lines);
   rep.dir = o.dir;
   rep.filesystem = filesystem_type(o.dir);
+  if (o.dirs.size() > 1) {  // config names them all; each row and block names its own
+    rep.dir = rep.filesystem = "";
+    for (const std::string& d : o.dirs) {
+      rep.dir += (rep.dir.empty() ? "" : ",") + d;
+      rep.filesystem += (rep.filesystem.empty() ? "" : ",") + filesystem_type(d);
+    }
+  }
   rep.runs = o.runs;
   rep.warmup = o.warmup;
   rep.interleave = o.interleave;

@@ -70,6 +70,7 @@ const char* to_string(ResultStatus s);
 /// One strategy's row.
 struct StrategyResult {
   std::string strategy;
+  std::string dir, filesystem;  // where it ran: --dir, and its filesystem type ("tmpfs")
   ResultStatus status = ResultStatus::kOk;
   std::string error;                 // one line, empty when ok
   std::uint64_t bytes = 0;           // expected bytes (what a correct run writes)

@@ -13,6 +13,7 @@
 
 #include "child.h"
 #include "error.h"
+#include "host_info.h"
 #include "line_format.h"
 #include "noise.h"
 #include "run_plan.h"
@@ -27,6 +28,7 @@ struct Runner::Impl {
   const BenchOptions& options;
   TempDir dir;
   std::string canonical_dir;
+  std::string filesystem;  // of options.dir, on every row
   std::unique_ptr<Tracer> tracer;
   std::unique_ptr<PerfCounter> perf;  // instead of tracer with --tracer perf
   bool warned_untraceable = false;
@@ -41,6 +43,7 @@ struct Runner::Impl {
     char* real = ::realpath(dir.path().c_str(), nullptr);
     canonical_dir = real ? real : dir.path();
     ::free(real);
+    filesystem = filesystem_type(o.dir);
     if (options.keep) dir.keep();
     if (options.trace && options.tracer.backend == TracerBackend::kPerf) {
       perf = std::make_unique<PerfCounter>();
@@ -288,7 +291,11 @@ std::vector<StrategyResult> Runner::run_rows(
     const std::vector<const Strategy*>& strategies,
     const std::function<void(const StrategyResult&)>& on_result) {
   std::vector<Row> rows;
-  for (const Strategy* s : strategies) rows.emplace_back(*s, impl_->options, impl_->dir);
+  for (const Strategy* s : strategies) {
+    rows.emplace_back(*s, impl_->options, impl_->dir);
+    rows.back().r.dir = impl_->options.dir;
+    rows.back().r.filesystem = impl_->filesystem;
+  }
   for (Row& row : rows) warm_up(row);
   run_timed(rows);
   std::vector<StrategyResult> results;

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli.h"
+#include "dirs.h"
 #include "error.h"
 #include "gnuplot.h"
 #include "host_info.h"
@@ -135,6 +136,9 @@ SweepOptions parse_sweep(const std::vector<std::string>& args) {
   if (!fits.empty() && std::find(fits.begin(), fits.end(), name) == fits.end())
     throw Error(fmt::format("sweep: {} does not change {} (it sets {})", s.flag, name,
                             fmt::join(fits, " and ")));
+  // One chart has one curve per quantity; two directories would need a legend per curve.
+  if (first.dirs.size() > 1 && !first.plot.empty())
+    throw Error("sweep: --plot takes one --dir (run the sweep once per directory)");
   if (first.format == OutputFormat::kCsv || first.format == OutputFormat::kMarkdown)
     throw Error("sweep: --format must be table or json");
   if (!first.expectations.empty() || !first.baseline.empty() || !first.save_baseline.empty() ||
@@ -163,8 +167,11 @@ std::string sweep_help() {
       sweepable_list());
 }
 
-int run_sweep(const SweepOptions& s) {
-  const BenchOptions& first = s.runs.front();
+namespace {
+
+/// The sweep in one directory: every value in turn, in `dir`.
+SweepReport sweep_in(const SweepOptions& s, const std::string& dir) {
+  const BenchOptions first = options_for_dir(s.runs.front(), dir);
   const Strategy& strategy = *first.strategies.front();
   SweepReport rep;
   rep.strategy = std::string(strategy.name);
@@ -179,7 +186,8 @@ int run_sweep(const SweepOptions& s) {
     for (std::size_t i = 0; i < s.values.size(); ++i) {
       const std::string label =
           fmt::format("{} {} {}", rep.strategy, s.flag, format_sweep_value(rep, s.values[i]));
-      Runner runner(s.runs[i]);  // the value's own options; the same run logic as `iobench`
+      const BenchOptions point = options_for_dir(s.runs[i], dir);
+      Runner runner(point);  // the value's own options; the same run logic as `iobench`
       runner.set_observer([&](const RunEvent& e) {
         RunEvent named = e;
         named.name = label;
@@ -191,13 +199,35 @@ int run_sweep(const SweepOptions& s) {
     }
   }
   if (s.parameter != "lines") rep.knee = find_knee(rep.points);
+  return rep;
+}
 
-  write_stdout(first.format == OutputFormat::kJson ? render_sweep_json(rep)
-                                                   : render_sweep_table(rep));
-  if (!first.plot.empty()) write_plot(first.plot, sweep_plot_script(rep));
-  for (const auto& p : rep.points)
-    if (p.result.status == ResultStatus::kFailed || p.result.status == ResultStatus::kTimeout)
-      return kExitRunFailed;
+}  // namespace
+
+int run_sweep(const SweepOptions& s) {
+  const BenchOptions& first = s.runs.front();
+  std::vector<SweepReport> reps;
+  for (const std::string& dir :
+       first.dirs.empty() ? std::vector<std::string>{first.dir} : first.dirs)
+    reps.push_back(sweep_in(s, dir));
+
+  std::string out;
+  if (first.format == OutputFormat::kJson) {
+    out = render_sweep_json(reps);
+  } else {
+    for (const SweepReport& rep : reps) {
+      if (reps.size() > 1)  // --dir A,B: a block per directory, as a run's table has
+        out += fmt::format("{}━━ {} ━━\n", out.empty() ? "" : "\n",
+                           dir_title(rep.base.filesystem, rep.base.dir));
+      out += render_sweep_table(rep);
+    }
+  }
+  write_stdout(out);
+  if (!first.plot.empty()) write_plot(first.plot, sweep_plot_script(reps.front()));
+  for (const SweepReport& rep : reps)
+    for (const auto& p : rep.points)
+      if (p.result.status == ResultStatus::kFailed || p.result.status == ResultStatus::kTimeout)
+        return kExitRunFailed;
   return kExitOk;
 }
 

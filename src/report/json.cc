@@ -58,6 +58,8 @@ json result_json(const StrategyResult& r) {
   const bool measured = !r.time_ns.samples.empty();
   json j = {
       {"strategy", r.strategy},
+      {"dir", r.dir.empty() ? json(nullptr) : json(r.dir)},
+      {"filesystem", r.filesystem.empty() ? json(nullptr) : json(r.filesystem)},
       {"status", to_string(r.status)},
       {"error", r.error.empty() ? json(nullptr) : json(r.error)},
       {"bytes", r.bytes},
