@@ -75,6 +75,7 @@ std::vector<StrategyResult> Runner::run(
   const std::vector<const Strategy*>& all = impl_->options.strategies;
   if (impl_->options.interleave) return run_rows(all, on_result);
   std::vector<StrategyResult> results;  // --no-interleave: each row whole, one after another
+  results.reserve(all.size());
   for (const Strategy* s : all) results.push_back(run_rows({s}, on_result).front());
   return results;
 }
