@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "error.h"
 
 #include "gnuplot.h"
@@ -40,11 +42,10 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.dir = o.dir;
   rep.filesystem = filesystem_type(o.dir);
   if (o.dirs.size() > 1) {  // config names them all; each row and block names its own
-    rep.dir = rep.filesystem = "";
-    for (const std::string& d : o.dirs) {
-      rep.dir += (rep.dir.empty() ? "" : ",") + d;
-      rep.filesystem += (rep.filesystem.empty() ? "" : ",") + filesystem_type(d);
-    }
+    std::vector<std::string> types;
+    for (const std::string& d : o.dirs) types.push_back(filesystem_type(d));
+    rep.dir = fmt::format("{}", fmt::join(o.dirs, ","));
+    rep.filesystem = fmt::format("{}", fmt::join(types, ","));
   }
   rep.runs = o.runs;
   rep.warmup = o.warmup;
