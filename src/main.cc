@@ -9,13 +9,24 @@
 
 #include "base/error.h"
 #include "base/interrupt.h"
+#include "base/unique_fd.h"
+#include "check/baseline.h"
 #include "cli/cli.h"
 #include "commands/bench.h"
 #include "commands/compare.h"
 #include "commands/sweep.h"
 #include "commands/trace.h"
+#include "report/dirs.h"
 #include "report/presentation.h"
+#include "report/reporter.h"
+#include "run/host_info.h"
+#include "run/live_table.h"
+#include "run/progress.h"
+#include "run/runner.h"
 #include "strategies/registry.h"
+#include "strategies/support/line_format.h"
+#include "tracer/perf_counter.h"
+#include "tracer/tracer.h"
 
 namespace iobench {
 namespace {

@@ -257,7 +257,11 @@ void interrupt_mid_run(int sig, const std::vector<std::string>& extra, bool trac
   ::waitpid(pid, &st, 0);
   ASSERT_TRUE(WIFEXITED(st));
   EXPECT_EQ(WEXITSTATUS(st), 128 + sig);
-  EXPECT_EQ(slurp(dir.path() + "/err"), std::string("iobench: error: interrupted by SIG") + sigabbrev_np(sig) + "\n");
+  // A row measured before the signal may be called noisy on a busy machine: not our concern.
+  std::string err = slurp(dir.path() + "/err");
+  for (std::size_t at; (at = err.find("iobench: warning: timings of ")) != std::string::npos;)
+    err.erase(at, err.find('\n', at) + 1 - at);
+  EXPECT_EQ(err, std::string("iobench: error: interrupted by SIG") + sigabbrev_np(sig) + "\n");
   auto doc = nlohmann::json::parse(slurp(exported));
   EXPECT_EQ(doc["results"].size(), 1u) << "what was measured is kept";
   // Only our own files remain: the export, and the captured out/err.
@@ -265,7 +269,8 @@ void interrupt_mid_run(int sig, const std::vector<std::string>& extra, bool trac
 }
 
 TEST_F(Robustness, SigintMidRunKillsChildrenRemovesFilesKeepsExports) {
-  interrupt_mid_run(SIGINT, {"--no-trace"}, false);
+  // --no-interleave: untraced, interleaved rows are all exported at once, after every timed run.
+  interrupt_mid_run(SIGINT, {"--no-trace", "--no-interleave"}, false);
 }
 TEST_F(Robustness, SigtermDuringTracedRunLeavesNoTracee) {
   interrupt_mid_run(SIGTERM, {"--runs", "1", "--warmup", "0"}, true);

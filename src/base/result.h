@@ -97,11 +97,16 @@ const char* to_string(ResultStatus s);
 /// One strategy's row.
 struct StrategyResult {
   std::string strategy;
+  std::string dir, filesystem;  // where it ran: --dir, and its filesystem type ("tmpfs")
   ResultStatus status = ResultStatus::kOk;
   std::string error;             // one line, empty when ok
   std::uint64_t bytes = 0;       // expected bytes (what a correct run writes)
   std::optional<bool> verified;  // nullopt when nothing was checked (unsupported)
   Stats time_ns;                 // untraced runs only
+  // Where each time_ns sample ran among all timed runs of its Runner (0-based, same order as
+  // the samples): shows the interleaving.
+  std::vector<int> run_order;
+  bool noisy = false;  // the samples vary too much to trust the median (noise.h)
   Stats cpu_ns;                  // user + sys from wait4, untraced runs
   std::uint64_t minor_faults = 0, major_faults = 0;    // medians over untraced runs
   std::uint64_t voluntary_cs = 0, involuntary_cs = 0;  // medians over untraced runs

@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include "cli/cli_values.h"
+#include "report/dirs.h"
 
 #include <sys/statvfs.h>
 #include <sys/stat.h>
@@ -18,6 +19,7 @@
 #include "cli/tracer_flags.h"
 #include "report/gnuplot.h"
 #include "report/output_file.h"
+#include "run/run_plan.h"
 #include "strategies/registry.h"
 #include "strategies/support/line_format.h"
 #include "tracer/perf_counter.h"
@@ -113,7 +115,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   // A flag given twice takes its last value, as in most tools (scripts append overrides).
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
-  std::string lines = "100000", strategy = "all", runs = "5", warmup = "1", dir = default_dir();
+  std::string lines = "100000", strategy = "all", runs = "auto", warmup = "1", dir = default_dir();
   std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
   std::string queue_depth = "64", map_window = "16MiB", format = "table", timeout;
   std::string sync = "none", line_length;
@@ -121,14 +123,19 @@ Command parse_command_line(int argc, const char* const* argv) {
   std::vector<std::string> expects, trace_expects;
   std::string count_tolerance, time_tolerance = "25%";
   BenchOptions o;
-  bool keep = false, list = false, version = false, no_trace = false;
+  bool keep = false, list = false, version = false, no_trace = false, no_interleave = false;
   TracerFlags tracer_flags;
 
   app.add_option("-n,--lines", lines, "Lines to write (default 100000)");
   app.add_option("-s,--strategy", strategy, "'all' or a comma list (see --list)");
-  app.add_option("-r,--runs", runs, "Timed runs per strategy (default 5)");
+  app.add_option("-r,--runs", runs,
+                 "Timed runs per strategy, or auto (default: at least 5 and 0.2 s each, at most 100)");
   app.add_option("-w,--warmup", warmup, "Untimed runs before them (default 1)");
-  app.add_option("--dir", dir, "Where the private directory is made (default $TMPDIR or /tmp)");
+  app.add_option("--dir", dir,
+                 "Where the private directory is made (default $TMPDIR or /tmp); a comma list "
+                 "runs in each, e.g. /tmp,/dev/shm");
+  app.add_flag("--no-interleave", no_interleave,
+               "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep, "Keep one verified <strategy>.out per strategy");
   app.add_option("--buffer-size", buffer_size, "buffered / io_uring chunk size (default 64KiB)");
   app.add_option("--stdio-buffer", stdio_buffer, "stdio: setvbuf size (default: glibc's)");
@@ -258,7 +265,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (o.params.lines > 100'000'000'000'000'000ull)
     throw Error(fmt::format("--lines: {} lines would not fit in 64 bits of bytes", o.params.lines));
   o.strategies = parse_strategies(strategy);
-  o.runs = static_cast<int>(parse_count("--runs", runs, 1, 100000));
+  o.runs = runs == "auto" ? kRunsAuto : static_cast<int>(parse_count("--runs", runs, 1, 100000));
+  o.interleave = !no_interleave;
   o.warmup = static_cast<int>(parse_count("--warmup", warmup, 0, 100000));
   o.params.buffer_size = parse_size("--buffer-size", buffer_size);
   if (o.params.buffer_size == 0) throw Error("--buffer-size: must be at least 1 byte");
@@ -280,7 +288,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.trace = !no_trace;
   o.tracer = tracer_flags.options(o.trace);
   o.keep = keep;
-  o.dir = dir;
+  o.dirs = parse_dirs(dir);
+  o.dir = o.dirs.front();
+  // A baseline's rows are keyed by strategy: two directories would give each name twice.
+  if (o.dirs.size() > 1 && (!o.baseline.empty() || !o.save_baseline.empty()))
+    throw Error("--baseline and --save-baseline take one --dir");
   o.expectations = parse_expectations(expects, false, o.strategies, o.tracer.trace_all);
   o.color = parse_color(color);
   if (!sort.empty()) o.sort = parse_sort(sort);
@@ -288,8 +300,10 @@ Command parse_command_line(int argc, const char* const* argv) {
   check_output_files(o);
   if (!count_tolerance.empty()) o.count_tolerance = parse_count("--count-tolerance", count_tolerance, 0, UINT64_MAX);
   o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance);
-  check_dir(dir);
-  check_space(dir, expected_bytes(o.params), keep ? o.strategies.size() : 1);
+  for (const std::string& d : o.dirs) {
+    check_dir(d);
+    check_space(d, expected_bytes(o.params), keep ? o.strategies.size() : 1);
+  }
   return o;
 }
 

@@ -26,9 +26,11 @@ enum class SortOrder { kRegistry, kName, kTime, kSyscalls };
 struct BenchOptions {
   std::vector<const Strategy*> strategies;
   StrategyParams params;
-  int runs = 5;
+  int runs = 0;  // kRunsAuto (run_plan.h), or exactly this many timed runs
   int warmup = 1;
-  std::string dir;  // parent of the private directory
+  bool interleave = true;  // timed runs of all strategies in one random order
+  std::string dir;         // parent of the private directory (the first of dirs)
+  std::vector<std::string> dirs;  // --dir A,B: the same run in each (dirs.h)
   bool keep = false;
   bool trace = true;  // one traced run per strategy besides the timed ones
   TracerOptions tracer;

@@ -10,6 +10,14 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "report/dirs.h"
+#include "report/gnuplot.h"
+#include "report/plot.h"
+#include "report/presentation.h"
+#include "report/sweep_report.h"
+#include "run/host_info.h"
+#include "run/progress.h"
+#include "run/runner.h"
 #include "strategies/support/line_format.h"
 
 namespace iobench {
@@ -131,6 +139,9 @@ SweepOptions parse_sweep(const std::vector<std::string>& args) {
   if (!fits.empty() && std::find(fits.begin(), fits.end(), name) == fits.end())
     throw Error(fmt::format("sweep: {} does not change {} (it sets {})", s.flag, name,
                             fmt::join(fits, " and ")));
+  // One chart has one curve per quantity; two directories would need a legend per curve.
+  if (first.dirs.size() > 1 && !first.plot.empty())
+    throw Error("sweep: --plot takes one --dir (run the sweep once per directory)");
   if (first.format == OutputFormat::kCsv || first.format == OutputFormat::kMarkdown)
     throw Error("sweep: --format must be table or json");
   if (!first.expectations.empty() || !first.baseline.empty() || !first.save_baseline.empty() ||

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "check/baseline.h"
 #include "report/presentation.h"
+#include "report/dirs.h"
 #include "report/junit.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
@@ -28,26 +29,29 @@ int run_bench(const BenchOptions& o) {
     check_comparable(*baseline, o);
   }
 
-  Runner runner(o);
   BenchReport rep = bench_report_header(o);
   if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
     fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
   Progress progress;  // on stderr, only when it is a terminal
   LiveTable live(o.format, progress);
-  runner.set_observer(progress.observer());
-  runner.run([&](const StrategyResult& r) {
-    rep.results.push_back(r);
-    rep.pinned = runner.tracer_pinned();
-    rep.tracer_overhead_ns = runner.tracer_overhead_ns();
-    // After each strategy: a later failure loses nothing.
-    write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
-    live.update(rep);
-  });
+  for (const std::string& dir : o.dirs.empty() ? std::vector<std::string>{o.dir} : o.dirs) {
+    const BenchOptions one = options_for_dir(o, dir);  // --dir A,B: A's rows, then B's
+    Runner runner(one);
+    runner.set_observer(progress.observer());
+    runner.run([&](const StrategyResult& r) {
+      rep.results.push_back(r);
+      rep.pinned = runner.tracer_pinned();
+      rep.tracer_overhead_ns = runner.tracer_overhead_ns();
+      // After each strategy: a later failure loses nothing.
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
+      live.update(rep);
+    });
+  }
   live.clear();
   if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
   progress.finish();
-  write_stdout(render(o.format, rep));
+  write_stdout(render_by_dir(o.format, rep));
   write_comparison_plot(o, rep);
 
   int status = kExitOk;

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
+#include "report/dirs.h"
 #include "report/presentation.h"
 #include "report/sweep_report.h"
 #include "run/progress.h"
@@ -16,8 +17,11 @@
 
 namespace iobench {
 
-int run_sweep(const SweepOptions& s) {
-  const BenchOptions& first = s.runs.front();
+namespace {
+
+/// The sweep in one directory: every value in turn, in `dir`.
+SweepReport sweep_in(const SweepOptions& s, const std::string& dir) {
+  const BenchOptions first = options_for_dir(s.runs.front(), dir);
   const Strategy& strategy = *first.strategies.front();
   SweepReport rep;
   rep.strategy = std::string(strategy.name);
@@ -32,7 +36,8 @@ int run_sweep(const SweepOptions& s) {
     for (std::size_t i = 0; i < s.values.size(); ++i) {
       const std::string label =
           fmt::format("{} {} {}", rep.strategy, s.flag, format_sweep_value(rep, s.values[i]));
-      Runner runner(s.runs[i]);  // the value's own options; the same run logic as `iobench`
+      const BenchOptions point = options_for_dir(s.runs[i], dir);
+      Runner runner(point);  // the value's own options; the same run logic as `iobench`
       runner.set_observer([&](const RunEvent& e) {
         RunEvent named = e;
         named.name = label;
@@ -45,13 +50,35 @@ int run_sweep(const SweepOptions& s) {
   }
   // More lines or longer lines take longer by design: a knee would mean nothing.
   if (s.parameter != "lines" && s.parameter != "line_length") rep.knee = find_knee(rep.points);
+  return rep;
+}
 
-  write_stdout(first.format == OutputFormat::kJson ? render_sweep_json(rep)
-                                                   : render_sweep_table(rep));
-  if (!first.plot.empty()) write_plot(first.plot, sweep_plot_script(rep));
-  for (const auto& p : rep.points)
-    if (p.result.status == ResultStatus::kFailed || p.result.status == ResultStatus::kTimeout)
-      return kExitRunFailed;
+}  // namespace
+
+int run_sweep(const SweepOptions& s) {
+  const BenchOptions& first = s.runs.front();
+  std::vector<SweepReport> reps;
+  for (const std::string& dir :
+       first.dirs.empty() ? std::vector<std::string>{first.dir} : first.dirs)
+    reps.push_back(sweep_in(s, dir));
+
+  std::string out;
+  if (first.format == OutputFormat::kJson) {
+    out = render_sweep_json(reps);
+  } else {
+    for (const SweepReport& rep : reps) {
+      if (reps.size() > 1)  // --dir A,B: a block per directory, as a run's table has
+        out += fmt::format("{}━━ {} ━━\n", out.empty() ? "" : "\n",
+                           dir_title(rep.base.filesystem, rep.base.dir));
+      out += render_sweep_table(rep);
+    }
+  }
+  write_stdout(out);
+  if (!first.plot.empty()) write_plot(first.plot, sweep_plot_script(reps.front()));
+  for (const SweepReport& rep : reps)
+    for (const auto& p : rep.points)
+      if (p.result.status == ResultStatus::kFailed || p.result.status == ResultStatus::kTimeout)
+        return kExitRunFailed;
   return kExitOk;
 }
 

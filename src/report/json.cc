@@ -69,15 +69,22 @@ json optional_json(const std::optional<T>& v) {
 
 }  // namespace
 
+json runs_json(int runs) { return runs > 0 ? json(runs) : json("auto"); }
+
 json result_json(const StrategyResult& r) {
   const bool measured = !r.time_ns.samples.empty();
   json j = {
       {"strategy", r.strategy},
+      {"dir", r.dir.empty() ? json(nullptr) : json(r.dir)},
+      {"filesystem", r.filesystem.empty() ? json(nullptr) : json(r.filesystem)},
       {"status", to_string(r.status)},
       {"error", r.error.empty() ? json(nullptr) : json(r.error)},
       {"bytes", r.bytes},
       {"verified", optional_json(r.verified)},
       {"time_ns", measured ? stats_json(r.time_ns) : json(nullptr)},
+      // Each sample's place among all timed runs, and whether they vary too much to trust.
+      {"run_order", measured ? json(r.run_order) : json(nullptr)},
+      {"noisy", measured ? json(r.noisy) : json(nullptr)},
       {"cpu_ns", measured ? json{{"median", r.cpu_ns.median}} : json(nullptr)},
       {"page_faults",
        measured ? json{{"minor", r.minor_faults}, {"major", r.major_faults}} : json(nullptr)},
@@ -114,8 +121,9 @@ json config_json(const BenchReport& rep) {
           {"bytes", rep.bytes},
           {"dir", rep.dir},
           {"filesystem", rep.filesystem},
-          {"runs", rep.runs},
+          {"runs", runs_json(rep.runs)},
           {"warmup", rep.warmup},
+          {"interleave", rep.interleave},
           {"buffer_size", rep.params.buffer_size},
           {"stdio_buffer",
            rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},

@@ -6,9 +6,9 @@
 namespace iobench {
 
 std::string render_markdown(const BenchReport& rep) {
-  std::string out = fmt::format("{} lines ({}) on {}, median of {} untraced runs; counts from one traced run.\n\n",
+  std::string out = fmt::format("{} lines ({}) on {}, median of {}; counts from one traced run.\n\n",
                                 format_count(rep.lines), format_bytes(static_cast<double>(rep.bytes)),
-                                rep.filesystem, rep.runs);
+                                rep.filesystem, run_count_text(rep, "untraced run"));
   out += "| strategy | status | write calls | time (median) | min | max | CPU | syscall time |\n";
   out += "|:---|:---|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& r : rep.results) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/dirs.h"
 #include "report/table_parts.h"
 
 namespace iobench {
@@ -62,7 +63,7 @@ std::string machine(const BenchReport& rep) {
 }
 
 std::string runs_text(const BenchReport& rep) {
-  return fmt::format("median of {} run{}", rep.runs, rep.runs == 1 ? "" : "s");
+  return "median of " + run_count_text(rep, "run");
 }
 
 std::string lines_text(const BenchReport& rep) {
@@ -81,8 +82,9 @@ struct Panel {
   double min_max = 0;  // the range reaches at least this (100 for a percentage)
 };
 
-std::string panel_script(const Panel& p, const std::vector<std::string>& rows, double left,
-                         double right, bool names, const std::string& tics) {
+std::string panel_script(const Panel& p, const std::vector<std::string>& rows,
+                         const std::vector<std::size_t>& colours, double left, double right,
+                         bool names, const std::string& tics) {
   const std::size_t n = rows.size();
   std::string s;
   s += fmt::format("set lmargin at screen {:.3f}\nset rmargin at screen {:.3f}\n", left, right);
@@ -110,7 +112,8 @@ std::string panel_script(const Panel& p, const std::vector<std::string>& rows, d
         "$rows every ::{0}::{0} using {1}:1:({2}):{1}:($1-0.35):($1+0.35) "
         "with boxxyerror fc rgb {3} fs solid 0.9 border lc rgb '#333333' title {4} noenhanced, "
         "\\\n  ",
-        i, p.column, number(base), quote(kColours[i % std::size(kColours)]), quote(rows[i]));
+        i, p.column, number(base), quote(kColours[colours[i] % std::size(kColours)]),
+        quote(rows[i]));
   }
   s += fmt::format(
       "$rows using (valid({0}) ? ${0} : {1}):1:{2} with labels left offset 0.6,0 "
@@ -126,6 +129,22 @@ std::string comparison_plot_script(const BenchReport& rep) {
   std::vector<const StrategyResult*> rows;
   for (const StrategyResult* r : sorted_rows(rep))
     if (r->status == ResultStatus::kOk) rows.push_back(r);
+  // --dir A,B: bars grouped by filesystem (each group in the table's order), and a
+  // strategy keeps one colour in every group.
+  const std::vector<std::string> dirs = result_dirs(rep.results);
+  const bool grouped = dirs.size() > 1;
+  auto dir_index = [&](const StrategyResult* r) {
+    return std::find(dirs.begin(), dirs.end(), r->dir) - dirs.begin();
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](auto* a, auto* b) { return dir_index(a) < dir_index(b); });
+  std::vector<std::string> strategies;
+  std::vector<std::size_t> colours;
+  for (const StrategyResult* r : rows) {
+    auto it = std::find(strategies.begin(), strategies.end(), r->strategy);
+    if (it == strategies.end()) it = strategies.insert(it, r->strategy);
+    colours.push_back(static_cast<std::size_t>(it - strategies.begin()));
+  }
   double max_time = 0, max_calls = 0, max_share = 0;
   for (auto* r : rows) max_time = std::max(max_time, r->time_ns.median);
   const TimeUnit unit = time_unit(max_time);
@@ -143,8 +162,9 @@ std::string comparison_plot_script(const BenchReport& rep) {
   std::string tics;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    names.push_back(rows[i]->strategy);
-    tics += fmt::format("{}{} {}", i ? ", " : "", quote(rows[i]->strategy), i);
+    const StrategyResult& r = *rows[i];
+    names.push_back(grouped ? fmt::format("{} · {}", r.strategy, r.filesystem) : r.strategy);
+    tics += fmt::format("{}{} {}", i ? ", " : "", quote(names.back()), i);
   }
   // Data: row, time, calls, share, then the three labels.
   s += "$rows << EOD\n";
@@ -171,11 +191,11 @@ std::string comparison_plot_script(const BenchReport& rep) {
   // Bars need at least 0.5 on a log axis: a row with 0 calls keeps its label and no bar.
   s += panel_script(
       {"median time", fmt::format("time ({})", unit.name), 2, 5, false, max_time / unit.ns, 0},
-      names, 0.17, 0.40, true, tics);
-  s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max_calls, 0}, names, 0.45,
-                    0.69, false, tics);
+      names, colours, 0.17, 0.40, true, tics);
+  s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max_calls, 0}, names, colours,
+                    0.45, 0.69, false, tics);
   s += panel_script({"time in those calls", "% of traced run's time", 4, 7, false, max_share, 100},
-                    names, 0.74, 0.97, false, tics);
+                    names, colours, 0.74, 0.97, false, tics);
   s += "unset multiplot\n";
   return s;
 }

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "base/error.h"
 
 #include "report/gnuplot.h"
@@ -41,8 +43,15 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.bytes = expected_bytes(o.params);
   rep.dir = o.dir;
   rep.filesystem = filesystem_type(o.dir);
+  if (o.dirs.size() > 1) {  // config names them all; each row and block names its own
+    std::vector<std::string> types;
+    for (const std::string& d : o.dirs) types.push_back(filesystem_type(d));
+    rep.dir = fmt::format("{}", fmt::join(o.dirs, ","));
+    rep.filesystem = fmt::format("{}", fmt::join(types, ","));
+  }
   rep.runs = o.runs;
   rep.warmup = o.warmup;
+  rep.interleave = o.interleave;
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;

@@ -1,8 +1,12 @@
 #include "report/reporter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
+
+#include "run/run_plan.h"
 
 namespace iobench {
 
@@ -24,6 +28,20 @@ std::string render(OutputFormat format, const TraceReport& report) {
     case OutputFormat::kTable: break;
   }
   return render_trace_table(report);
+}
+
+std::string run_count_text(const BenchReport& rep, const std::string& noun) {
+  auto counted = [&](std::size_t n) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
+  if (rep.runs > 0) return counted(static_cast<std::size_t>(rep.runs));
+  std::size_t fewest = SIZE_MAX, most = 0;
+  for (const auto& r : rep.results) {
+    if (r.time_ns.samples.empty()) continue;
+    fewest = std::min(fewest, r.time_ns.samples.size());
+    most = std::max(most, r.time_ns.samples.size());
+  }
+  if (most == 0) return fmt::format("{} or more {}s", kAutoMinRuns, noun);
+  if (fewest == most) return counted(most);
+  return fmt::format("{}–{} {}s", fewest, most, noun);
 }
 
 std::string format_duration(double ns) {

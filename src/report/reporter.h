@@ -27,8 +27,9 @@ struct BenchReport {
   std::uint64_t bytes = 0;
   std::string dir;
   std::string filesystem;
-  int runs = 0;
+  int runs = 0;  // kRunsAuto: each row's samples say how many it got
   int warmup = 0;
+  bool interleave = false;  // the strategies' timed runs in one random order
   StrategyParams params;
   bool traced = false;
   TraceMode trace_mode = TraceMode::kTiming;
@@ -66,6 +67,10 @@ std::string render_trace_json(const TraceReport& report);
 
 std::string render(OutputFormat format, const BenchReport& report);
 std::string render(OutputFormat format, const TraceReport& report);
+
+/// "5 untraced runs", "1 run": `noun` counted as --runs asked. With --runs auto, the
+/// fewest and most samples a row got ("5–37 untraced runs"), or "5 or more" before any row.
+std::string run_count_text(const BenchReport& report, const std::string& noun);
 
 /// Units for people: 1.23 ms, 64.0 KiB, 100,000.
 std::string format_duration(double ns);

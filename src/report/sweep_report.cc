@@ -207,7 +207,9 @@ std::string render_sweep_table(const SweepReport& rep) {
   return out;
 }
 
-std::string render_sweep_json(const SweepReport& rep) {
+namespace {
+
+nlohmann::json sweep_json(const SweepReport& rep) {
   using nlohmann::json;
   const BenchReport& b = rep.base;
   json points = json::array();
@@ -228,6 +230,31 @@ std::string render_sweep_json(const SweepReport& rep) {
       {"points", points},
       {"knee", rep.knee ? json(rep.points[*rep.knee].value) : json(nullptr)},
   };
+  return doc;
+}
+
+}  // namespace
+
+std::string render_sweep_json(const SweepReport& rep) { return sweep_json(rep).dump(2) + "\n"; }
+
+std::string render_sweep_json(const std::vector<SweepReport>& reps) {
+  if (reps.size() == 1) return render_sweep_json(reps.front());
+  SweepReport all = reps.front();
+  all.points.clear();
+  all.knee.reset();  // each directory has its own: knees[]
+  all.base.dir = all.base.filesystem = "";
+  nlohmann::json knees = nlohmann::json::array();
+  for (const SweepReport& rep : reps) {
+    all.points.insert(all.points.end(), rep.points.begin(), rep.points.end());
+    all.base.dir += (all.base.dir.empty() ? "" : ",") + rep.base.dir;
+    all.base.filesystem += (all.base.filesystem.empty() ? "" : ",") + rep.base.filesystem;
+    knees.push_back({{"dir", rep.base.dir},
+                     {"filesystem", rep.base.filesystem},
+                     {"value", rep.knee ? nlohmann::json(rep.points[*rep.knee].value)
+                                        : nlohmann::json(nullptr)}});
+  }
+  nlohmann::json doc = sweep_json(all);
+  doc["knees"] = knees;
   return doc.dump(2) + "\n";
 }
 

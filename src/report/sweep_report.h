@@ -41,5 +41,8 @@ std::string render_sweep_table(const SweepReport& rep);
 /// {"schema":"iobench-sweep/1", "strategy", "parameter", "points":[{"value","result"}],
 ///  "knee", plus "iobench", "host" and "config" as in iobench/1}.
 std::string render_sweep_json(const SweepReport& rep);
+/// --dir A,B: one document, the points of every directory in turn (each result names its
+/// dir and filesystem), "knee" null and "knees": [{"dir", "filesystem", "value"}] instead.
+std::string render_sweep_json(const std::vector<SweepReport>& reps);
 
 }  // namespace iobench

@@ -169,16 +169,16 @@ const char* const kShareNote =
 std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
   std::string where = rep.dir.empty() ? "" : fmt::format("{} on {} · ", rep.dir, rep.filesystem);
   return fmt::format(
-      "iobench {} · {} · {} run{} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n", rep.version,
-      what, rep.runs, rep.runs == 1 ? "" : "s", rep.warmup, per, where, rep.host.cpu, rep.host.cpus,
+      "iobench {} · {} · {} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n", rep.version,
+      what, run_count_text(rep, "run"), rep.warmup, per, where, rep.host.cpu, rep.host.cpus,
       rep.host.kernel);
 }
 
 std::string render_provenance(const BenchReport& rep, const char* per) {
   const bool commands = !rep.commands.empty();
   std::string out;
-  out += fmt::format("time, CPU (user+sys), faults: median of {} untraced run{} per {}{}.\n",
-                     rep.runs, rep.runs == 1 ? "" : "s", per,
+  out += fmt::format("time, CPU (user+sys), faults: median of {} per {}{}.\n",
+                     run_count_text(rep, "untraced run"), per,
                      commands ? " (wall time of the whole process: fork to wait4)" : "");
   if (rep.traced) {
     out +=

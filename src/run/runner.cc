@@ -7,19 +7,20 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
+#include <random>
 
 #include <fmt/format.h>
 
 #include "base/error.h"
 #include "run/child.h"
+#include "run/host_info.h"
+#include "run/noise.h"
+#include "run/run_plan.h"
 #include "run/run_samples.h"
 #include "run/temp_dir.h"
 #include "run/verify.h"
 #include "strategies/support/line_format.h"
 #include "tracer/counting_backend.h"
-#include "tracer/perf_counter.h"
-#include "tracer/tracer.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
@@ -28,17 +29,21 @@ struct Runner::Impl {
   const BenchOptions& options;
   TempDir dir;
   std::string canonical_dir;
+  std::string filesystem;  // of options.dir, on every row
   std::unique_ptr<CountingBackend> backend;  // null with --no-trace
   bool warned_untraceable = false;
   bool warned_no_seccomp = false;
   bool pinned = false;
   RunObserver observer;
+  int timed_runs = 0;  // timed runs so far: each sample's place in the order they ran
+  std::mt19937_64 rng{std::random_device{}()};  // the interleaved order; fresh every run
 
   explicit Impl(const BenchOptions& o) : options(o), dir(o.dir) {
     // The tracer names files by what /proc/PID/fd shows: the canonical path.
     char* real = ::realpath(dir.path().c_str(), nullptr);
     canonical_dir = real ? real : dir.path();
     ::free(real);
+    filesystem = filesystem_type(o.dir);
     if (options.keep) dir.keep();
     if (options.trace) {
       TracerOptions t = options.tracer;
@@ -64,11 +69,11 @@ void Runner::set_observer(RunObserver observer) { impl_->observer = std::move(ob
 
 std::vector<StrategyResult> Runner::run(
     const std::function<void(const StrategyResult&)>& on_result) {
-  std::vector<StrategyResult> results;
-  for (const Strategy* s : impl_->options.strategies) {
-    results.push_back(run_one(*s));
-    if (on_result) on_result(results.back());
-  }
+  const std::vector<const Strategy*>& all = impl_->options.strategies;
+  if (impl_->options.interleave) return run_rows(all, on_result);
+  std::vector<StrategyResult> results;  // --no-interleave: each row whole, one after another
+  results.reserve(all.size());
+  for (const Strategy* s : all) results.push_back(run_rows({s}, on_result).front());
   return results;
 }
 
@@ -119,53 +124,114 @@ std::string run_failure(const ChildRun& run, const Strategy& s, const WriteJob& 
 
 }  // namespace
 
-StrategyResult Runner::run_one(const Strategy& s) {
-  const BenchOptions& o = impl_->options;
+/// One strategy's row while its runs are under way; its timed runs may interleave with
+/// other rows'.
+struct Runner::Row {
+  const Strategy* strategy;
   StrategyResult r;
-  r.strategy = std::string(s.name);
-  r.bytes = expected_bytes(o.params);
-  const std::string name = r.strategy + ".out";
-  const std::string path = impl_->dir.file(name);
-  const WriteJob job{path.c_str(), o.params, r.bytes};
-
+  std::string name, path;  // the output file's name, and its path in the private directory
+  const BenchOptions* options;
+  int started = 0, planned = 0;  // child runs begun; timed runs planned so far
+  bool done = false;             // finished early: unsupported or failed
+  std::int64_t estimate_ns = 0;  // the last warm-up's time: how many runs --runs auto needs
+  std::int64_t timed_ns = 0;
+  std::vector<std::int64_t> times;  // also in samples: the noise check and --runs auto read them
   RunSamples samples;
-  // Returns false when the row is finished (unsupported or failed).
-  auto account = [&](const ChildRun& run) {
-    std::string why = run_failure(run, s, job, path);
-    if (!why.empty()) {
-      if (run.finished && run.outcome.status == RunStatus::kUnsupported) {
-        r.status = ResultStatus::kUnsupported;
-        r.verified.reset();
-      } else {
-        r.status = run.timed_out ? ResultStatus::kTimeout : ResultStatus::kFailed;
-        r.verified = false;
-      }
-      r.error = why;
-      ::unlink(path.c_str());  // never leave a partial file behind
-      return false;
-    }
-    r.verified = true;
-    return true;
-  };
 
-  const int total = o.warmup + o.runs;
-  const bool traced = impl_->backend != nullptr;
-  auto notify = [&](int run, RunKind kind) {
-    if (impl_->observer) impl_->observer({s.name, run, total + (traced ? 1 : 0), kind});
-  };
-  for (int i = 0; i < total; ++i) {
-    notify(i + 1, i < o.warmup ? RunKind::kWarmup : RunKind::kTimed);
-    ChildRun run = run_untraced(s, job, o.timeout);
-    if (!account(run)) return r;
-    if (i >= o.warmup) samples.add(run.elapsed_ns, run.usage);
-    const bool last = i == total - 1 && !traced;
-    if (!(last && o.keep)) ::unlink(path.c_str());  // O_EXCL: every run creates the file anew
+  Row(const Strategy& s, const BenchOptions& o, const TempDir& dir)
+      : strategy(&s), name(std::string(s.name) + ".out"), path(dir.file(name)), options(&o) {
+    r.strategy = std::string(s.name);
+    r.bytes = expected_bytes(o.params);
   }
-  samples.summarize_into(r);
+  WriteJob job() const { return {path.c_str(), options->params, r.bytes}; }
 
-  if (traced) {
-    notify(total + 1, RunKind::kTraced);
-    ChildRun run = run_traced(s, job, *impl_->backend, o.timeout);
+  /// Returns false when the row is finished (unsupported or failed).
+  bool account(const ChildRun& run) {
+    std::string why = run_failure(run, *strategy, job(), path);
+    if (why.empty()) {
+      r.verified = true;
+      return true;
+    }
+    if (run.finished && run.outcome.status == RunStatus::kUnsupported) {
+      r.status = ResultStatus::kUnsupported;
+      r.verified.reset();
+    } else {
+      r.status = run.timed_out ? ResultStatus::kTimeout : ResultStatus::kFailed;
+      r.verified = false;
+    }
+    r.error = why;
+    ::unlink(path.c_str());  // never leave a partial file behind
+    done = true;
+    return false;
+  }
+
+  void add_sample(const ChildRun& run, int order) {
+    times.push_back(run.elapsed_ns);
+    timed_ns += run.elapsed_ns;
+    samples.add(run.elapsed_ns, run.usage);
+    r.run_order.push_back(order);
+  }
+
+  void summarize_timed() {
+    samples.summarize_into(r);
+    const Noise noise = assess_noise(times);
+    r.noisy = noise.noisy();
+    if (r.noisy) fmt::print(stderr, "iobench: warning: {}\n", noise_warning(r.strategy, noise));
+  }
+};
+
+void Runner::notify(Row& row, RunKind kind) {
+  const bool traced = impl_->backend != nullptr;
+  const int total = impl_->options.warmup + row.planned + (traced ? 1 : 0);
+  if (impl_->observer) impl_->observer({row.strategy->name, ++row.started, total, kind});
+}
+
+void Runner::warm_up(Row& row) {
+  const BenchOptions& o = impl_->options;
+  for (int i = 0; i < o.warmup && !row.done; ++i) {
+    notify(row, RunKind::kWarmup);
+    ChildRun run = run_untraced(*row.strategy, row.job(), o.timeout);
+    if (!row.account(run)) return;
+    row.estimate_ns = run.elapsed_ns;
+    ::unlink(row.path.c_str());  // O_EXCL: every run creates the file anew
+  }
+}
+
+void Runner::run_timed(std::vector<Row>& rows) {
+  const BenchOptions& o = impl_->options;
+  const bool keep_last = o.keep && !impl_->backend;
+  // Batches until every row has its runs: one for --runs N, another for --runs auto when
+  // the warm-up's estimate fell short of the timed work it asks for.
+  for (;;) {
+    std::vector<int> needed;
+    for (Row& row : rows) {
+      const int n = static_cast<int>(row.times.size());
+      needed.push_back(row.done ? 0 : runs_still_needed(o.runs, n, row.timed_ns, row.estimate_ns));
+      row.planned += needed.back();
+    }
+    const std::vector<std::size_t> order = run_order(needed, impl_->rng);
+    if (order.empty()) break;
+    for (std::size_t i : order) {
+      Row& row = rows[i];
+      if (row.done) continue;  // failed earlier in this batch
+      notify(row, RunKind::kTimed);
+      ::unlink(row.path.c_str());  // the file --keep left from this row's previous run
+      ChildRun run = run_untraced(*row.strategy, row.job(), o.timeout);
+      if (!row.account(run)) continue;
+      row.add_sample(run, impl_->timed_runs++);
+      if (!keep_last) ::unlink(row.path.c_str());
+    }
+  }
+  for (Row& row : rows)
+    if (!row.done) row.summarize_timed();
+}
+
+void Runner::trace_row(Row& row) {
+  const BenchOptions& o = impl_->options;
+  StrategyResult& r = row.r;
+  if (impl_->backend) {
+    notify(row, RunKind::kTraced);
+    ChildRun run = run_traced(*row.strategy, row.job(), *impl_->backend, o.timeout);
     if (run.trace) {
       const TraceResult& t = *run.trace;
       if (!t.available && !impl_->warned_untraceable) {
@@ -174,27 +240,49 @@ StrategyResult Runner::run_one(const Strategy& s) {
         impl_->warned_untraceable = true;
       }
       if (t.available && !t.seccomp && !impl_->warned_no_seccomp) {
-        fmt::print(stderr, "iobench: warning: seccomp filter refused; tracing every syscall with "
-                           "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
+        fmt::print(stderr,
+                   "iobench: warning: seccomp filter refused; tracing every syscall with "
+                   "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
         impl_->warned_no_seccomp = true;
       }
       if (t.available) {
         impl_->pinned = t.pinned;
-        attribute_write_calls(t, impl_->canonical_dir + "/" + name, r);
+        attribute_write_calls(t, impl_->canonical_dir + "/" + row.name, r);
       }
     }
     // Wrong bytes from the traced run fail the row too: the counts would describe them.
-    if (!account(run)) return r;
+    if (!row.account(run)) return;
     r.traced_time_ns = run.elapsed_ns;
     r.trace = std::move(run.trace);
     set_syscall_share(r);
   }
 
   if (o.keep)
-    fmt::print(stderr, "kept: {}\n", path);  // the last run's file, verified
+    fmt::print(stderr, "kept: {}\n", row.path);  // the last run's file, verified
   else
-    ::unlink(path.c_str());
-  return r;
+    ::unlink(row.path.c_str());
 }
+
+std::vector<StrategyResult> Runner::run_rows(
+    const std::vector<const Strategy*>& strategies,
+    const std::function<void(const StrategyResult&)>& on_result) {
+  std::vector<Row> rows;
+  for (const Strategy* s : strategies) {
+    rows.emplace_back(*s, impl_->options, impl_->dir);
+    rows.back().r.dir = impl_->options.dir;
+    rows.back().r.filesystem = impl_->filesystem;
+  }
+  for (Row& row : rows) warm_up(row);
+  run_timed(rows);
+  std::vector<StrategyResult> results;
+  for (Row& row : rows) {
+    if (!row.done) trace_row(row);
+    results.push_back(std::move(row.r));
+    if (on_result) on_result(results.back());
+  }
+  return results;
+}
+
+StrategyResult Runner::run_one(const Strategy& s) { return run_rows({&s}, {}).front(); }
 
 }  // namespace iobench

@@ -1,5 +1,7 @@
 // The runner: for each strategy, warm-up runs, timed runs and one traced run, each in a
-// fresh child, each output file checked. Produces plain StrategyResult values.
+// fresh child, each output file checked. Produces plain StrategyResult values. The timed
+// runs of all strategies are interleaved in a random order (unless --no-interleave), so a
+// busy machine's drift hits every row alike; warm-ups come first, the traced runs last.
 #pragma once
 
 #include <functional>
@@ -33,8 +35,8 @@ class Runner {
   explicit Runner(const BenchOptions& options);
   ~Runner();
 
-  /// Runs every strategy in order; on_result sees each row as soon as it is complete,
-  /// so a later failure loses nothing already measured.
+  /// Runs every strategy; on_result sees each row as soon as it is complete (after all
+  /// timed runs when they interleave), so a later failure loses nothing already measured.
   std::vector<StrategyResult> run(const std::function<void(const StrategyResult&)>& on_result = {});
 
   /// Run one strategy (all its runs).
@@ -51,6 +53,14 @@ class Runner {
 
  private:
   struct Impl;
+  struct Row;
+  /// Warm-ups row by row, the timed runs of all rows in one order, then each traced run.
+  std::vector<StrategyResult> run_rows(const std::vector<const Strategy*>& strategies,
+                                       const std::function<void(const StrategyResult&)>& on_result);
+  void warm_up(Row& row);
+  void run_timed(std::vector<Row>& rows);
+  void trace_row(Row& row);
+  void notify(Row& row, RunKind kind);
   std::unique_ptr<Impl> impl_;
 };
 

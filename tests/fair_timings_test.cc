@@ -1,0 +1,165 @@
+// Fair timings on a shared machine: the interleaved run order, --runs auto, and the noisy-row
+// warning. The planning and the judgement are pure functions, tested on made-up samples; the
+// real binary shows the same in its JSON.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "run/noise.h"
+#include "run/run_plan.h"
+#include "run_process.h"
+
+namespace iobench {
+namespace {
+
+using testing::iobench;
+using testing::ProcessOutput;
+using testing::ScratchDir;
+
+constexpr std::int64_t kMs = 1'000'000;
+
+// ---- --runs N and --runs auto ----
+
+TEST(RunPlan, AnExplicitCountIsExact) {
+  EXPECT_EQ(runs_still_needed(3, 0, 0, 0), 3);
+  EXPECT_EQ(runs_still_needed(3, 0, 0, 1000 * kMs), 3);  // a slow warm-up changes nothing
+  EXPECT_EQ(runs_still_needed(3, 0, 0, 1), 3);           // nor a fast one
+  EXPECT_EQ(runs_still_needed(3, 3, 30 * kMs, 0), 0);
+}
+
+TEST(RunPlan, AutoTakesFiveRunsAndTheTimedWorkAndStopsAtTheCap) {
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, 0), 5);            // nothing known yet
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, 1000 * kMs), 5);   // slow: five are enough
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, 10 * kMs), 20);    // 20 x 10 ms = 0.2 s
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, kMs / 100), 100);  // fast: capped
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 5, 100 * kMs, 0), 5);    // short of 0.2 s: more
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 5, 1000 * kMs, 0), 0);
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 100, kMs, 0), 0);
+  EXPECT_EQ(runs_still_needed(kRunsAuto, 90, kMs, 0), 10);
+}
+
+// ---- the order ----
+
+/// Whether every row's runs in `order` sit next to each other.
+bool grouped(const std::vector<std::size_t>& order) {
+  std::map<std::size_t, std::pair<std::size_t, std::size_t>> span;  // first, count
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    auto [it, fresh] = span.try_emplace(order[i], i, 0);
+    ++it->second.second;
+    if (i - it->second.first + 1 != it->second.second) return false;
+  }
+  return true;
+}
+
+TEST(RunPlan, InterleavedOrderKeepsEveryRowsCountButMixesThem) {
+  std::mt19937_64 rng(42);  // fixed: the test must not depend on luck
+  const std::vector<std::size_t> order = run_order({20, 20, 3}, rng);
+  EXPECT_EQ(std::count(order.begin(), order.end(), 0u), 20);
+  EXPECT_EQ(std::count(order.begin(), order.end(), 1u), 20);
+  EXPECT_EQ(std::count(order.begin(), order.end(), 2u), 3);
+  EXPECT_FALSE(grouped(order));
+}
+
+TEST(RunPlan, ARowWithNothingToDoIsLeftOut) {
+  std::mt19937_64 rng(42);
+  EXPECT_EQ(run_order({0, 3, 0}, rng), (std::vector<std::size_t>{1, 1, 1}));
+}
+
+// ---- noisy rows ----
+
+TEST(Noise, SteadySamplesAreNotNoisy) {
+  const Noise n = assess_noise({100, 101, 102, 100, 101});
+  EXPECT_FALSE(n.noisy());
+  EXPECT_EQ(n.outliers, 0u);
+  EXPECT_LT(n.spread, 0.02);
+}
+
+TEST(Noise, AnInjectedOutlierIsFlaggedWithItsDistance) {
+  const Noise n = assess_noise({100, 101, 102, 100, 101, 300});
+  EXPECT_TRUE(n.noisy());
+  EXPECT_EQ(n.outliers, 1u);
+  EXPECT_NEAR(n.variation, 300.0 / 101 - 1, 1e-9);  // the median is 101
+  EXPECT_EQ(noise_warning("buffered", n),
+            "timings of buffered vary by 197% (1 outlier beyond 1.5 IQR): the machine may be "
+            "busy; results may be noisy");
+}
+
+TEST(Noise, AWideSpreadIsFlaggedWithoutOutliers) {
+  const Noise n = assess_noise({100, 130, 160, 190, 220});
+  EXPECT_EQ(n.outliers, 0u);
+  EXPECT_NEAR(n.spread, 60.0 / 160, 1e-9);  // (p75 - p25) / median
+  EXPECT_TRUE(n.noisy());
+  EXPECT_EQ(noise_warning("stdio", n),
+            "timings of stdio vary by 38%: the machine may be busy; results may be noisy");
+}
+
+TEST(Noise, ASmallBlipBeyondATinyIqrIsNotNoise) {
+  // Four equal samples make the IQR 0: 103 is beyond the fence but only 3% off.
+  EXPECT_FALSE(assess_noise({100, 100, 100, 100, 103}).noisy());
+}
+
+TEST(Noise, TooFewSamplesAreNeverJudged) {
+  EXPECT_FALSE(assess_noise({100, 300}).noisy());
+  EXPECT_FALSE(assess_noise({}).noisy());
+}
+
+// ---- the real binary ----
+
+nlohmann::json run_json(const std::vector<std::string>& extra) {
+  ScratchDir dir;
+  std::vector<std::string> args = {
+      "--lines", "10",    "--strategy", "format-only,single-write", "--no-trace", "--format",
+      "json",    "--dir", dir.path()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  ProcessOutput r = iobench(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+/// Whether a row's sample positions are one unbroken stretch of the run order.
+bool contiguous(const nlohmann::json& result) {
+  const auto order = result["run_order"].get<std::vector<int>>();
+  const auto [lo, hi] = std::minmax_element(order.begin(), order.end());
+  return static_cast<std::size_t>(*hi - *lo + 1) == order.size();
+}
+
+TEST(FairTimings, DefaultRunsInterleaveStrategiesAndNoInterleaveGroupsThem) {
+  // 20 + 20 shuffled runs leave one row's runs together with probability 21 / C(40,20) < 1e-9.
+  const auto mixed = run_json({"--runs", "20"});
+  EXPECT_EQ(mixed["config"]["interleave"], true);
+  std::vector<int> all;
+  for (const auto& r : mixed["results"]) {
+    ASSERT_EQ(r["run_order"].size(), 20u) << r;
+    EXPECT_FALSE(contiguous(r)) << r["strategy"] << r["run_order"];
+    for (int i : r["run_order"]) all.push_back(i);
+  }
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], static_cast<int>(i));
+
+  const auto grouped = run_json({"--runs", "20", "--no-interleave"});
+  EXPECT_EQ(grouped["config"]["interleave"], false);
+  for (const auto& r : grouped["results"]) EXPECT_TRUE(contiguous(r)) << r["run_order"];
+  EXPECT_EQ(grouped["results"][0]["run_order"][0], 0);  // today's order: the first row first
+}
+
+TEST(FairTimings, ExplicitRunsAreExactAndAutoGivesFastRowsMore) {
+  const auto three = run_json({"--runs", "3"});
+  EXPECT_EQ(three["config"]["runs"], 3);
+  for (const auto& r : three["results"]) EXPECT_EQ(r["time_ns"]["samples"].size(), 3u) << r;
+
+  const auto automatic = run_json({});
+  EXPECT_EQ(automatic["config"]["runs"], "auto");
+  for (const auto& r : automatic["results"]) {
+    EXPECT_GE(r["time_ns"]["samples"].size(), 5u) << r;
+    EXPECT_LE(r["time_ns"]["samples"].size(), static_cast<std::size_t>(kAutoMaxRuns)) << r;
+    EXPECT_TRUE(r["noisy"].is_boolean()) << r;
+  }
+  // Formatting 10 lines takes far less than 0.2 s / 5: the fast row gets more samples.
+  EXPECT_GT(automatic["results"][0]["time_ns"]["samples"].size(), 5u);
+}
+
+}  // namespace
+}  // namespace iobench
