@@ -96,10 +96,18 @@ TEST(PerfCli, AutoCountsWithPerfAndTimesWithPtrace) {
     }
     EXPECT_EQ(counts, (std::vector<int>{1000, 1, 0}));  // 12,890 bytes: one 64 KiB flush
   }
+  // A program's write_calls leave out its stdout and pipes, which counters cannot tell
+  // apart: auto counts a program with ptrace, and perf only when asked.
   ProcessOutput t = iobench({"trace", "--count-only", "--format", "json", "--", WRITER_BIN,
                              dir.path() + "/t", "1000"});
   ASSERT_EQ(t.status, 0) << t.err;
   auto doc = nlohmann::json::parse(t.out);
+  EXPECT_EQ(doc["backend"], "ptrace");
+  EXPECT_EQ(doc["write_calls"], 1000);
+  t = iobench({"trace", "--count-only", "--tracer", "perf", "--format", "json", "--", WRITER_BIN,
+               dir.path() + "/t", "1000"});
+  ASSERT_EQ(t.status, 0) << t.err;
+  doc = nlohmann::json::parse(t.out);
   EXPECT_EQ(doc["backend"], "perf");
   EXPECT_EQ(doc["write_calls"], 1000);
 }

@@ -245,7 +245,7 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (trace_words.command.empty())
       throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
     trace_opts.command = trace_words.command;
-    trace_opts.tracer = trace_flags.options(true, trace_opts.per_process);
+    trace_opts.tracer = trace_flags.options(true, trace_opts.per_process, /*program=*/true);
     // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
     if (trace_format != "table" && trace_format != "json")
       throw Error("trace --format: unknown format '" + trace_format + "' (table, json)");

@@ -143,7 +143,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.shell = f.shell;
   o.show_output = f.show_output;
   o.trace = !f.no_trace;
-  o.tracer = f.tracer.options(o.trace);
+  o.tracer = f.tracer.options(o.trace, false, /*program=*/true);
   o.plot = f.plot;
   for (std::size_t i = 0; i < f.commands.size(); ++i) {
     CompareCommand c;

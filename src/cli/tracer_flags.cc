@@ -11,9 +11,12 @@ namespace iobench {
 namespace {
 
 /// --tracer: perf only counts (no times, bytes, files or other syscalls), so auto takes it
-/// for --count-only runs alone, when the kernel lets us, and ptrace/seccomp otherwise.
-/// `needs_ptrace` names what only ptrace can give (--trace-all, --per-process), or is null.
-TracerBackend resolve_backend(const std::string& name, bool count_only, bool traced,
+/// for a strategy's --count-only runs alone, when the kernel lets us, and ptrace/seccomp
+/// otherwise: a program's write_calls leave out its stdout, pipes and sockets, which counters
+/// cannot tell apart (README "What counts as a write"), so for `trace` and `compare` perf
+/// must be asked for. `needs_ptrace` names what only ptrace can give (--trace-all,
+/// --per-process), or is null.
+TracerBackend resolve_backend(const std::string& name, bool count_only, bool traced, bool program,
                               const char* needs_ptrace) {
   if (name != "auto" && name != "ptrace" && name != "perf")
     throw Error("--tracer: unknown backend '" + name + "' (ptrace, perf, auto)");
@@ -28,7 +31,7 @@ TracerBackend resolve_backend(const std::string& name, bool count_only, bool tra
       throw Error("--tracer perf: " + why);
     return TracerBackend::kPerf;
   }
-  if (!count_only || !traced || needs_ptrace != nullptr) return TracerBackend::kPtrace;
+  if (!count_only || !traced || program || needs_ptrace != nullptr) return TracerBackend::kPtrace;
   if (std::string why = perf_counting_unavailable(); !why.empty()) {
     fmt::print(stderr, "iobench: note: perf counters unavailable ({}); counting with ptrace\n",
                why);
@@ -50,18 +53,18 @@ void TracerFlags::add(CLI::App& app) {
       ->excludes("--count-only");
   app.add_option("--tracer", backend,
                  "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
-                 "--count-only, root, tracefs) or auto (default: perf for --count-only when "
-                 "available, else ptrace)");
+                 "--count-only, root, tracefs) or auto (default: perf for a strategy's "
+                 "--count-only run when available, else ptrace)");
 }
 
-TracerOptions TracerFlags::options(bool traced, bool per_process) const {
+TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) const {
   TracerOptions t;
   t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
   t.trace_all = trace_all;
   t.time_all = time_all;
   t.pin = pin && !no_pin;
   const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
-  t.backend = resolve_backend(backend, count_only, traced, needs_ptrace);
+  t.backend = resolve_backend(backend, count_only, traced, program, needs_ptrace);
   return t;
 }
 

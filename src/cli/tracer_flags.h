@@ -18,8 +18,9 @@ struct TracerFlags {
 
   void add(CLI::App& app);
   /// Validated options (throws Error, exit 2). `traced`: false with --no-trace.
-  /// `per_process`: iobench trace --per-process, which only ptrace can give.
-  TracerOptions options(bool traced = true, bool per_process = false) const;
+  /// `per_process`: iobench trace --per-process, which only ptrace can give. `program`: a
+  /// program is counted (trace, compare), not a strategy: auto never picks perf then.
+  TracerOptions options(bool traced = true, bool per_process = false, bool program = false) const;
 };
 
 }  // namespace iobench
