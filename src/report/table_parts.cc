@@ -163,15 +163,14 @@ const char* const kLostNote =
     "  measures it.";
 
 const char* const kShareNote =
-    "% of time —: the corrected syscall time came out above the traced run's own time (less the\n"
-    "  tracer's cost) by more than its error: the correction is off on this machine, not shown.";
+    "% of time —: the corrected syscall time came out above the untraced median time by more\n"
+    "  than its error: the correction is off on this machine, not shown.";
 
 std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
   std::string where = rep.dir.empty() ? "" : fmt::format("{} on {} · ", rep.dir, rep.filesystem);
-  return fmt::format(
-      "iobench {} · {} · {} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n", rep.version,
-      what, run_count_text(rep, "run"), rep.warmup, per, where, rep.host.cpu, rep.host.cpus,
-      rep.host.kernel);
+  return fmt::format("iobench {} · {} · {} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n",
+                     rep.version, what, run_count_text(rep, "run"), rep.warmup, per, where,
+                     rep.host.cpu, rep.host.cpus, rep.host.kernel);
 }
 
 std::string render_provenance(const BenchReport& rep, const char* per) {

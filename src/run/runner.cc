@@ -1,5 +1,6 @@
 #include "run/runner.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "base/error.h"
 #include "run/child.h"
@@ -29,7 +28,7 @@ struct Runner::Impl {
   const BenchOptions& options;
   TempDir dir;
   std::string canonical_dir;
-  std::string filesystem;  // of options.dir, on every row
+  std::string filesystem;                    // of options.dir, on every row
   std::unique_ptr<CountingBackend> backend;  // null with --no-trace
   bool warned_untraceable = false;
   bool warned_no_seccomp = false;
@@ -91,15 +90,17 @@ void attribute_write_calls(const TraceResult& trace, const std::string& target_p
 void set_syscall_share(StrategyResult& r) {
   r.syscall_share.reset();
   const TraceResult* t = r.trace ? &*r.trace : nullptr;
-  // Without the filter every syscall stops twice, a cost calibration does not measure.
-  if (t == nullptr || !t->available || !t->seccomp || t->mode != TraceMode::kTiming ||
-      !r.syscall_time_ns || syscall_time_uncertain(r))
+  if (t == nullptr || !t->available || t->mode != TraceMode::kTiming || !r.syscall_time_ns ||
+      syscall_time_uncertain(r) || r.time_ns.median <= 0)
     return;
-  const auto own = static_cast<double>(t->cpu_ns - t->tracer_cost_ns);
-  if (own <= 0) return;
-  const double share = static_cast<double>(*r.syscall_time_ns) / own;
+  // Over the untraced median, not the traced run's own time: that run's time also holds
+  // what the tracer's stops cost the program's own code (cold caches after every stop),
+  // which nothing here measures well enough to take off (it read 60-70% for a row that is
+  // nearly all syscalls). The syscall time comes from the traced run, the time from the
+  // untraced ones, each from where it can be measured.
+  const double share = static_cast<double>(*r.syscall_time_ns) / r.time_ns.median;
   // Above 1 by more than the time's own error: the correction is off, not the calls.
-  if (share - static_cast<double>(r.syscall_time_ci95_ns) / own > 1) return;
+  if (share - static_cast<double>(r.syscall_time_ci95_ns) / r.time_ns.median > 1) return;
   r.syscall_share = std::clamp(share, 0.0, 1.0);
 }
 
@@ -111,7 +112,8 @@ std::string run_failure(const ChildRun& run, const Strategy& s, const WriteJob& 
   if (run.timed_out) return "timed out";
   if (run.term_signal != 0)
     return fmt::format("killed by signal {} ({})", run.term_signal, ::strsignal(run.term_signal));
-  if (!run.finished) return fmt::format("child exited with status {} before reporting", run.exit_code);
+  if (!run.finished)
+    return fmt::format("child exited with status {} before reporting", run.exit_code);
   if (run.outcome.status != RunStatus::kOk) return run.outcome.message;
   if (!s.writes_file) {
     if (run.outcome.produced_bytes != job.expected_bytes)

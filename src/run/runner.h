@@ -69,10 +69,9 @@ class Runner {
 void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
                            StrategyResult& result);
 
-/// syscall_share: syscall_time_ns over the traced run's CPU time less the tracer's cost to
-/// it (TraceResult::cpu_ns - tracer_cost_ns), both from the same traced run and both free of
-/// anyone's waits for a CPU, so within [0, 1] unless the correction is off; then (and when
-/// the time is uncertain) unset.
+/// syscall_share: syscall_time_ns (traced run) over the untraced median time, clamped to 1
+/// within the time's error; unset when it is above 1 by more (the correction is off) and
+/// when the time is uncertain.
 void set_syscall_share(StrategyResult& r);
 
 }  // namespace iobench

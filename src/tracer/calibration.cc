@@ -94,20 +94,14 @@ double median_se(const std::vector<double>& v) {
 void estimate_residual(const std::vector<IntervalSample>& samples,
                        const std::vector<double>& untraced, double filter_cost,
                        TracerCalibration& c) {
-  ProbeLevel level;
   std::vector<double> residual;
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
     const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
-    if (p == 0) {
-      for (auto it = samples.begin(); it != first; ++it)
-        if (it->probe >= 0) level.add(it->probe);
-    }
     double sum = 0;
     int n = 0;
     for (auto it = first; it != first + kBatchCalls; ++it) {
       if (it->probe < 0) continue;
-      level.add(it->probe);
-      sum += static_cast<double>(it->cpu - level.median());
+      sum += static_cast<double>(it->cpu - it->probe);  // as the session pairs them
       ++n;
     }
     if (n > kBatchCalls / 2) residual.push_back(sum / n - (untraced[p] - filter_cost));

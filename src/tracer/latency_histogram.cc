@@ -54,4 +54,31 @@ std::int64_t LatencyHistogram::quantile(double q) const noexcept {
   return max_;
 }
 
+void SignedHistogram::add(std::int64_t ns, double weight) {
+  if (ns < 0) {
+    below_.add(-ns, weight);
+  } else {
+    above_.add(ns, weight);
+  }
+}
+
+double SignedHistogram::quantile(double q) const noexcept {
+  const double neg = below_.weight(), all = weight();
+  if (all <= 0) return 0;
+  const double at = q * all;
+  if (at < neg) return -static_cast<double>(below_.quantile(1 - at / neg));
+  return above_.weight() > 0 ? static_cast<double>(above_.quantile((at - neg) / above_.weight()))
+                             : 0;
+}
+
+double SignedHistogram::trimmed_mean(double trim) const noexcept {
+  // The mean of the quantile function over [trim, 1 - trim], in fine steps.
+  constexpr int kSteps = 200;
+  double sum = 0;
+  for (int i = 0; i < kSteps; ++i) {
+    sum += quantile(trim + (1 - 2 * trim) * (i + 0.5) / kSteps);
+  }
+  return sum / kSteps;
+}
+
 }  // namespace iobench::tracing

@@ -28,4 +28,19 @@ class LatencyHistogram {
   std::int64_t max_ = 0;
 };
 
+/// Weighted values of either sign (two histograms of magnitudes), for a robust location.
+class SignedHistogram {
+ public:
+  void add(std::int64_t ns, double weight);
+  double weight() const noexcept { return below_.weight() + above_.weight(); }
+  /// The value with q of the weight at or below it.
+  double quantile(double q) const noexcept;
+  /// The mean of the middle (1 - 2 * trim) of the weight: what is left when the `trim` share
+  /// at either end is dropped. 0 when empty.
+  double trimmed_mean(double trim) const noexcept;
+
+ private:
+  LatencyHistogram below_, above_;  // magnitudes of the negative values, and the rest
+};
+
 }  // namespace iobench::tracing

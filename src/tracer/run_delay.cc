@@ -31,6 +31,8 @@ RunDelay::Times RunDelay::read_times() const noexcept {
   for (; *p >= '0' && *p <= '9'; ++p) t.cpu = t.cpu * 10 + (*p - '0');
   if (*p == ' ') ++p;
   for (; *p >= '0' && *p <= '9'; ++p) t.wait = t.wait * 10 + (*p - '0');
+  if (*p == ' ') ++p;
+  for (; *p >= '0' && *p <= '9'; ++p) t.slices = t.slices * 10 + (*p - '0');
   return t;
 }
 

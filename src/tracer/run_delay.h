@@ -22,6 +22,8 @@ struct IntervalSample {
   std::int64_t cpu = 0;
   std::int64_t off = 0;
   std::int64_t probe = -1;  // the CPU time of the probe that followed (probe.h); -1: none
+  std::int64_t slices =
+      1;  // times the tracee was put on a CPU: 1 unless it blocked or was preempted
 };
 
 /// How much of an interval's `off` is the call's own sleep: what exceeds the tracer's
@@ -30,9 +32,12 @@ struct IntervalSample {
 struct SleepRule {
   std::int64_t baseline_ns = 0;
   std::int64_t threshold_ns = INT64_MAX;  // calibration itself: never a sleep
-  std::int64_t slept(std::int64_t off) const noexcept {
+  /// `slices`: times the tracee was put on a CPU in the interval. A call that slept left the
+  /// CPU and came back (2 or more); one that ran through (1) did not sleep, whatever its off
+  /// time says (a host that stole the CPU, a late wake-up of the tracer).
+  std::int64_t slept(std::int64_t off, std::int64_t slices = 2) const noexcept {
     const std::int64_t excess = off - baseline_ns;
-    return excess > threshold_ns ? excess : 0;
+    return slices > 1 && excess > threshold_ns ? excess : 0;
   }
 };
 
@@ -47,6 +52,7 @@ class RunDelay {
   /// Cumulative time on a CPU (the first field, sum_exec_runtime) and run-queue wait.
   struct Times {
     std::int64_t cpu = 0, wait = 0;
+    std::int64_t slices = 0;  // the third field: times the task was put on a CPU
   };
   Times read_times() const noexcept;
   explicit operator bool() const noexcept { return static_cast<bool>(fd_); }

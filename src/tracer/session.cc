@@ -257,6 +257,9 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   if (t.probe == Probe::kArmed) {
     if (nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
       begin_timed_interval(t);
+      // From the call's exit stop to here: a resume, a return to user mode and a new entry
+      // through the filter to a stop; the other half of what a stop costs the tracee.
+      reentry_sum_ns_ += t.cpu0 - t.held.exit_cpu;
       t.probe = Probe::kTiming;
       resume(tid, t);
       return;
@@ -304,6 +307,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
 void TraceSession::begin_timed_interval(Thread& t) {
   const RunDelay::Times tracee = t.run_delay.read_times();
   t.cpu0 = tracee.cpu;
+  t.slices0 = tracee.slices;
   t.waited0 = own_run_delay_.read() + tracee.wait;
   // The interval starts as late as possible: everything above is tracer time.
   t.t0 = monotonic_ns();
@@ -331,8 +335,9 @@ void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& in
     // Time either side spent waiting for the CPU is neither call nor tracer (run_delay.h).
     const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
     Held h{static_cast<long>(info.exit.rval), info.exit.is_error != 0,
-           IntervalSample{tracee.cpu - t.cpu0, 0}};
+           IntervalSample{tracee.cpu - t.cpu0, 0}, tracee.cpu};
     h.interval.off = now_ns - t.t0 - waited - h.interval.cpu;
+    h.interval.slices = tracee.slices - t.slices0;
     waited_ns_ += waited;
     interval_ns_ += now_ns - t.t0;
     // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
@@ -367,6 +372,7 @@ void TraceSession::end_probe(pid_t tid, Thread& t, std::int64_t now_ns) {
   waited_ns_ += waited;
   t.held.interval.probe = tracee.cpu - t.cpu0;
   probe_level_.add(t.held.interval.probe);
+  probe_sum_ns_ += t.held.interval.probe;
   ++probed_;
   record(t, t.held, true);
 }
@@ -383,12 +389,22 @@ void TraceSession::cancel_probe(pid_t tid, Thread& t) {
 }
 
 void TraceSession::record(Thread& t, const Held& h, bool probed) {
-  const std::int64_t raw = h.interval.cpu + config_.sleep.slept(h.interval.off);
-  // Probed: less the tracer's recent cost per stop and the calibrated residual (the caches
-  // its work evicted). Otherwise the calibrated cost.
-  const std::int64_t cost =
-      probed ? probe_level_.median() + config_.residual_ns : config_.overhead_ns;
-  TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, raw - cost, t.weight);
+  const std::int64_t slept = config_.sleep.slept(h.interval.off, h.interval.slices);
+  if (!probed) {  // the calibrated cost
+    const std::int64_t ns = h.interval.cpu - config_.overhead_ns;
+    TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, ns, slept, ns + slept,
+                            t.weight);
+  } else {
+    // The sums take the call less its own probe: the probe shares the call's CPU, speed and
+    // placement, and a spike in either cancels on average (tally.h trims what is left). The
+    // histogram takes the call less the recent probes' median: one call's time, not the
+    // difference of two noisy ones. Both less the calibrated residual (the caches the
+    // tracer's work evicted).
+    const std::int64_t paired = h.interval.cpu - h.interval.probe - config_.residual_ns;
+    const std::int64_t shown = h.interval.cpu - probe_level_.median() - config_.residual_ns + slept;
+    TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, paired, slept, shown,
+                            t.weight);
+  }
   if (t.sample) config_.samples->push_back(h.interval);
 }
 

@@ -87,6 +87,21 @@ class TraceSession {
   std::int64_t main_cpu_ns() const noexcept { return main_cpu_ns_; }
   /// Timed calls whose cost was measured by a probe next to them (probe.h).
   std::uint64_t probed_calls() const noexcept { return probed_; }
+  /// What one stop costs the tracee, from the probes (0: none): a probe's two stops, from
+  /// the call's exit stop to the probe's (a resume, a re-entry through the filter, a stop) and
+  /// on to the probe's exit stop (a resume, a stop), halved. Means, tails kept: every stop of
+  /// the run pays them.
+  /// True when the stops' mean cost is far above the probes' median: on some hosts a tracee
+  /// left waiting on another CPU is charged tens of microseconds for some stops, a call's
+  /// interval with them, and the pairs no longer cancel it. Then no subtraction can be trusted.
+  bool stops_unsteady() const noexcept {
+    return probed_ > 0 && stop_cost_ns() > kUnsteadyRatio * probe_level_ns();
+  }
+  double stop_cost_ns() const noexcept {
+    return probed_ > 0 ? static_cast<double>(probe_sum_ns_ + reentry_sum_ns_) / 2 /
+                             static_cast<double>(probed_)
+                       : 0;
+  }
   /// The median of the recent probes when the run ended (0: none): the cost per timed call.
   double probe_level_ns() const noexcept { return static_cast<double>(probe_level_.median()); }
   /// Programs exec'd without the setuid/setgid/file capabilities their file grants.
@@ -98,6 +113,7 @@ class TraceSession {
     long rval = 0;
     bool is_error = false;
     IntervalSample interval;
+    std::int64_t exit_cpu = 0;  // the tracee's CPU time at the call's exit stop
   };
   enum class Probe : std::uint8_t { kNone, kArmed, kTiming };
   struct Thread {
@@ -113,6 +129,7 @@ class TraceSession {
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
     std::int64_t cpu0 = 0;     // the tracee's CPU time at t0
+    std::int64_t slices0 = 0;  // and its schedstat time slices
     RunDelay run_delay;        // opened at the thread's first timed call
     TraceTally::Slot slot;
   };
@@ -152,6 +169,8 @@ class TraceSession {
   TraceTally tally_;
   std::uint64_t entry_stops_ = 0;
   std::uint64_t probed_ = 0;
+  std::int64_t probe_sum_ns_ = 0, reentry_sum_ns_ = 0;
+  static constexpr double kUnsteadyRatio = 2;  // on a steady machine the mean is ~1.1-1.4x
   ProbeLevel probe_level_;
   std::int64_t waited_ns_ = 0, interval_ns_ = 0;
   std::optional<WaitStatus> main_status_;

@@ -9,8 +9,8 @@ namespace {
 
 constexpr double kZ95 = 1.96;
 
-void add(TraceTally::Counter* c, long rval, bool is_error, bool moves_data, std::int64_t raw_ns,
-         double w) {
+void add(TraceTally::Counter* c, long rval, bool is_error, bool moves_data, std::int64_t cpu_ns,
+         std::int64_t raw_ns, double w) {
   if (c == nullptr) return;
   std::uint64_t bytes = 0;
   if (is_error) {
@@ -26,11 +26,12 @@ void add(TraceTally::Counter* c, long rval, bool is_error, bool moves_data, std:
   c->w2 += w * w;
   c->w_raw += w * raw;
   c->w_raw2 += w * raw * raw;
+  c->w_cpu += w * static_cast<double>(cpu_ns);
   ++c->timed;
 }
 
 /// One aggregate's figures (tally.h, fill()).
-SyscallStats stats_of(const TraceTally::Counter& c, const Overhead& overhead) {
+SyscallStats stats_of(const TraceTally::Counter& c, const Overhead& overhead, double shift) {
   SyscallStats s;
   s.calls = c.calls;
   s.timed_calls = c.timed;
@@ -45,7 +46,7 @@ SyscallStats stats_of(const TraceTally::Counter& c, const Overhead& overhead) {
   // The sample's error vanishes when every call was timed: the sum is then a census.
   const double se_mean = all ? 0 : std::sqrt(var / n_eff);
   const auto calls = static_cast<double>(c.calls);
-  s.time_ns = std::max<std::int64_t>(0, std::llround(calls * (mean - overhead.ns)));
+  s.time_ns = std::max<std::int64_t>(0, std::llround(calls * (mean + shift - overhead.ns)));
   s.time_ci95_ns = std::llround(kZ95 * calls * std::hypot(se_mean, overhead.se_ns));
   return s;
 }
@@ -60,10 +61,17 @@ void merge(SyscallStats& into, const SyscallStats& s) {
       std::hypot(static_cast<double>(into.time_ci95_ns), static_cast<double>(s.time_ci95_ns)));
 }
 
+using Shifts = std::map<int, double>;
+
 std::map<std::string, SyscallStats> convert(const std::map<int, TraceTally::Counter>& counters,
-                                            const SyscallTable& table, const Overhead& overhead) {
+                                            const SyscallTable& table, const Overhead& overhead,
+                                            const Shifts& shifts) {
   std::map<std::string, SyscallStats> out;
-  for (const auto& [nr, c] : counters) merge(out[table.info(nr).name], stats_of(c, overhead));
+  for (const auto& [nr, c] : counters) {
+    auto shift = shifts.find(nr);
+    merge(out[table.info(nr).name],
+          stats_of(c, overhead, shift == shifts.end() ? 0.0 : shift->second));
+  }
   return out;
 }
 
@@ -95,7 +103,7 @@ LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
 
 TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* path) {
   Slot slot{&total_[nr], &processes_[tgid][nr], path != nullptr ? &files_[*path][nr] : nullptr,
-            &histograms_[nr]};
+            &histograms_[nr], &cpu_[nr]};
   ++slot.total->calls;
   ++slot.process->calls;
   if (slot.file != nullptr) ++slot.file->calls;
@@ -103,13 +111,16 @@ TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* 
 }
 
 void TraceTally::record_exit(const Slot& slot, long rval, bool is_error, bool moves_data,
-                             std::int64_t raw_ns, std::uint32_t weight) {
+                             std::int64_t cpu_ns, std::int64_t slept_ns, std::int64_t shown_ns,
+                             std::uint32_t weight) {
   const auto w = static_cast<double>(weight);
-  add(slot.total, rval, is_error, moves_data, raw_ns, w);
-  add(slot.process, rval, is_error, moves_data, raw_ns, w);
-  add(slot.file, rval, is_error, moves_data, raw_ns, w);
+  const std::int64_t raw_ns = cpu_ns + slept_ns;
+  add(slot.total, rval, is_error, moves_data, cpu_ns, raw_ns, w);
+  add(slot.process, rval, is_error, moves_data, cpu_ns, raw_ns, w);
+  add(slot.file, rval, is_error, moves_data, cpu_ns, raw_ns, w);
+  if (slot.cpu != nullptr) slot.cpu->add(cpu_ns, w);
   // A call cannot take less than nothing: noise below 0 is kept in the mean, not here.
-  if (slot.histogram != nullptr) slot.histogram->add(std::max<std::int64_t>(0, raw_ns), w);
+  if (slot.histogram != nullptr) slot.histogram->add(std::max<std::int64_t>(0, shown_ns), w);
 }
 
 std::uint64_t TraceTally::timed_calls() const {
@@ -118,19 +129,30 @@ std::uint64_t TraceTally::timed_calls() const {
   return n;
 }
 
+TraceTally::Shifts TraceTally::robust_shifts() const {
+  Shifts shifts;
+  for (const auto& [nr, h] : cpu_) {
+    const Counter& c = total_.at(nr);
+    if (h.weight() <= 0 || c.w <= 0) continue;
+    shifts[nr] = h.trimmed_mean(kTrim) - c.w_cpu / c.w;
+  }
+  return shifts;
+}
+
 void TraceTally::fill(TraceResult& result, const SyscallTable& table,
                       const Overhead& overhead) const {
-  result.syscalls = convert(total_, table, overhead);
+  const Shifts shifts = robust_shifts();
+  result.syscalls = convert(total_, table, overhead, shifts);
   for (const auto& [nr, h] : histograms_) {
     if (h.weight() > 0) result.syscalls[table.info(nr).name].latency = latency_of(h, overhead.ns);
   }
   result.files.clear();
   for (const auto& [path, counters] : files_) {
-    result.files.push_back(FileStats{path, convert(counters, table, overhead)});
+    result.files.push_back(FileStats{path, convert(counters, table, overhead, shifts)});
   }
   result.processes.clear();
   for (const auto& [pid, counters] : processes_) {
-    result.processes.push_back(ProcessStats{pid, convert(counters, table, overhead)});
+    result.processes.push_back(ProcessStats{pid, convert(counters, table, overhead, shifts)});
   }
 }
 

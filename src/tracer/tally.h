@@ -36,6 +36,7 @@ class TraceTally {
     double w = 0, w2 = 0;                 // sum of weights, of squared weights
     double w_errors = 0, w_bytes = 0;     // weighted: the estimates when not all were timed
     double w_raw = 0, w_raw2 = 0;         // weighted sums of raw intervals and their squares
+    double w_cpu = 0;                     // weighted sum of their CPU part (no sleep)
   };
   /// Where one call is counted; map nodes are stable, so these stay valid.
   struct Slot {
@@ -43,6 +44,7 @@ class TraceTally {
     Counter* process = nullptr;
     Counter* file = nullptr;  // null for calls outside the write family
     LatencyHistogram* histogram = nullptr;
+    SignedHistogram* cpu = nullptr;  // the calls' CPU part, for the robust location
   };
 
   explicit TraceTally(bool time_all = false) : time_all_(time_all) {}
@@ -52,9 +54,11 @@ class TraceTally {
   /// Whether to time this call of `nr` (called once per counted call, in call order): its
   /// weight, or 0 to count it only.
   std::uint32_t sample(int nr) { return samplers_.try_emplace(nr, time_all_).first->second.next(); }
-  /// Adds what only the exit stop knows. `raw_ns`: entry-to-exit interval, waits removed.
+  /// Adds what only the exit stop knows. `cpu_ns`: the call's CPU time, the tracer's cost
+  /// removed; `slept_ns`: the time it slept; `shown_ns`: its time in the latency histogram.
   static void record_exit(const Slot& slot, long rval, bool is_error, bool moves_data,
-                          std::int64_t raw_ns, std::uint32_t weight);
+                          std::int64_t cpu_ns, std::int64_t slept_ns, std::int64_t shown_ns,
+                          std::uint32_t weight);
   /// Calls timed so far, all syscalls together.
   std::uint64_t timed_calls() const;
 
@@ -69,9 +73,21 @@ class TraceTally {
   void fill(TraceResult& result, const SyscallTable& table, const Overhead& overhead) const;
 
  private:
+  /// The share of timed calls' CPU times dropped at either end for the robust location.
+  static constexpr double kTrim = 0.1;
+  using Shifts = std::map<int, double>;
+  /// Per syscall: its calls' trimmed mean CPU time less their mean, which every aggregate of
+  /// that syscall (total, per process, per file) adds to its own mean. A call's CPU time is
+  /// its interval less its probe's, two noisy figures: on a host that steals the CPU now and
+  /// then, either can be off by tens of microseconds, and a handful of those moves a mean of
+  /// a few hundred nanoseconds by half. The middle of the distribution does not move. Sleeps
+  /// (run_delay.h) are not trimmed: they stay in the mean.
   bool time_all_;
   std::map<int, Counter> total_;
   std::map<int, LatencyHistogram> histograms_;
+  std::map<int, SignedHistogram> cpu_;
+
+  Shifts robust_shifts() const;
   std::map<int, Sampler> samplers_;
   std::map<pid_t, std::map<int, Counter>> processes_;
   std::map<std::string, std::map<int, Counter>> files_;

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -23,7 +25,6 @@
 #include "tracer/seccomp_filter.h"
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
-#include "base/unique_fd.h"
 #include "tracer/task_info.h"
 #include "tracer/watchdog.h"
 #include "tracer/write_calls.h"
@@ -44,6 +45,9 @@ constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRA
 constexpr std::chrono::seconds kCalibrationTimeout{30};
 /// Timed calls from which a run is worth a calibration of its own after it (tens of ms).
 constexpr std::uint64_t kRecalibrateAfter = 1000;
+/// Calibrations whose residuals the median is taken over (tracer.cc, calibrate()).
+constexpr std::size_t kResidualHistory = 5;
+constexpr int kFirstCalibrations = 3;
 
 /// Owns the forked child until a TraceSession takes over (or it is reaped): on unwind it
 /// is killed and reaped, so a throw never leaves it blocked or a zombie.
@@ -124,6 +128,8 @@ struct Tracer::Impl {
     std::uint64_t entry_stops = 0;
     std::uint64_t probed = 0;
     double probe_level_ns = 0;  // the probes' median cost: what was subtracted, typically
+    double stop_cost_ns = 0;    // what any stop costs the tracee, from the probes
+    bool stops_unsteady = false;
   };
 
   explicit Impl(const TracerOptions& o) : options(o), filter(table.stop_set(), o.trace_all) {}
@@ -138,6 +144,7 @@ struct Tracer::Impl {
   SyscallTable table;
   SeccompFilter filter;
   std::optional<TracerCalibration> calibration;
+  std::vector<std::int64_t> residuals;  // the recent calibrations' own, oldest first
 };
 
 Tracer::Tracer(TracerOptions options)
@@ -166,15 +173,36 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
     after = *impl_->calibration;
   }
   TraceResult& r = t.result;
+  if (std::getenv("IOBENCH_DEBUG"))
+    std::fprintf(stderr,
+                 "DBG before res=%lld ovh=%lld probed=%d | after res=%lld ovh=%lld | timed=%llu "
+                 "probed=%llu level=%.0f stopcost=%.0f\n",
+                 (long long)before.residual_ns, (long long)before.overhead_ns, (int)before.probed,
+                 (long long)after.residual_ns, (long long)after.overhead_ns,
+                 (unsigned long long)t.tally.timed_calls(), (unsigned long long)t.probed,
+                 t.probe_level_ns, t.stop_cost_ns);
   r.probed_calls = t.probed;
-  const Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
+  Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
+  // An error of a second per call: every 95% interval holds 0, and every time reads "—".
+  if (t.stops_unsteady) overhead.se_ns = 1e9;
   r.overhead_ns =
       t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
   if (timing && r.available && r.seccomp) {
     const auto timed = static_cast<double>(t.tally.timed_calls());
     const double counted = static_cast<double>(t.entry_stops) - timed;
-    r.tracer_cost_ns = std::llround(timed * (before.timed_stop_ns + after.timed_stop_ns) / 2 +
-                                    counted * (before.count_stop_ns + after.count_stop_ns) / 2);
+    if (t.probed > 0) {
+      // Every stop costs the tracee what half a probe does (session.h): measured in this run,
+      // so the share of time holds on a machine whose speed moves.
+      const double stops =
+          static_cast<double>(t.entry_stops) + timed + 2 * static_cast<double>(t.probed);
+      // Each resume also leaves the tracee's caches cold for whatever it runs next, its own
+      // code as much as the next call: the calibrated residual per stop, as for a call.
+      const double residual = static_cast<double>(before.residual_ns + after.residual_ns) / 2;
+      r.tracer_cost_ns = std::llround(stops * (t.stop_cost_ns + std::max(0.0, residual)));
+    } else {
+      r.tracer_cost_ns = std::llround(timed * (before.timed_stop_ns + after.timed_stop_ns) / 2 +
+                                      counted * (before.count_stop_ns + after.count_stop_ns) / 2);
+    }
   }
   if (r.available) t.tally.fill(r, impl_->table, overhead);
   return r;
@@ -183,7 +211,10 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
 std::int64_t Tracer::overhead_ns() { return calibration().overhead_ns; }
 
 const TracerCalibration& Tracer::calibration() {
-  if (!impl_->calibration) impl_->calibrate();
+  // Three to start with, so that the median of their residuals already outvotes one that
+  // went wrong.
+  if (!impl_->calibration)
+    for (int i = 0; i < kFirstCalibrations; ++i) impl_->calibrate();
   return *impl_->calibration;
 }
 
@@ -252,6 +283,8 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   traced.entry_stops = session.entry_stops();
   traced.probed = session.probed_calls();
   traced.probe_level_ns = session.probe_level_ns();
+  traced.stop_cost_ns = session.stop_cost_ns();
+  traced.stops_unsteady = session.stops_unsteady();
   result.busy_share = session.busy_share();
   return traced;
 }
@@ -306,6 +339,14 @@ void Tracer::Impl::calibrate() {
                 kExitRunFailed);
   }
   calibration = estimate_calibration(*s, samples, r.seccomp);
+  if (!calibration->probed) return;
+  // One calibration's residual can land far off (a preemption inside a batch, tracer and
+  // child placed unlike any run): the median of the recent ones stands for them all.
+  residuals.push_back(calibration->residual_ns);
+  if (residuals.size() > kResidualHistory) residuals.erase(residuals.begin());
+  std::vector<std::int64_t> v = residuals;
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  calibration->residual_ns = v[v.size() / 2];
 }
 
 std::string lost_privileges_warning(const std::string& program) {

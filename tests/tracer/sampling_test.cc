@@ -12,6 +12,7 @@ namespace {
 
 using tracing::LatencyHistogram;
 using tracing::Sampler;
+using tracing::SignedHistogram;
 
 struct Simulated {
   std::uint64_t timed = 0, last_timed = 0;
@@ -67,6 +68,24 @@ TEST(LatencyHistogram, KeepsTwoSignificantDigitsInFixedBuckets) {
   w.add(100, 1.0);
   w.add(5000, 99.0);
   EXPECT_NEAR(static_cast<double>(w.quantile(0.5)), 5000, 80);
+}
+
+// The robust location of paired CPU times (tally.h): signed values, weighted, and a few
+// spikes of tens of microseconds (a host stealing the CPU) that must not move it.
+TEST(SignedHistogram, TrimmedMeanIgnoresRareSpikesOfEitherSign) {
+  SignedHistogram h;
+  for (int i = 0; i < 900; ++i) h.add(300 + i % 21 - 10, 1.0);  // 290..310 ns
+  for (int i = 0; i < 30; ++i) h.add(-20000, 1.0);              // the probe was hit
+  for (int i = 0; i < 70; ++i) h.add(30000, 1.0);               // the call was hit
+  EXPECT_DOUBLE_EQ(h.weight(), 1000);
+  EXPECT_NEAR(h.quantile(0.5), 300, 6);
+  EXPECT_LT(h.quantile(0.01), -19000);
+  EXPECT_NEAR(h.trimmed_mean(0.1), 300, 6);  // the plain mean is 1,770 ns
+  // A weight counts as that many calls, and negative bulk values stay negative.
+  SignedHistogram w;
+  w.add(-500, 99.0);
+  w.add(100000, 1.0);
+  EXPECT_NEAR(w.trimmed_mean(0.1), -500, 10);
 }
 
 using Sampling = TracerTest;
