@@ -54,8 +54,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
 extern const Strategy kFormatOnly = {"format-only",
                                      "formats every line into a 64 KiB buffer, writes nothing", run,
-                                     /*writes_file=*/false};
+                                     /*writes_file=*/false, kKnobs};
 
 }  // namespace iobench

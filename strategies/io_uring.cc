@@ -15,7 +15,11 @@ StrategyOutcome run(const WriteJob& job) noexcept { return run_uring(job, UringM
 
 }  // namespace
 
-extern const Strategy kIoUring = {
-    "io_uring", "io_uring writes of buffer_size chunks, queue_depth in flight", run};
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"buffer_size", "queue_depth", "sync", "direct"};
+
+extern const Strategy kIoUring = {"io_uring",
+                                  "io_uring writes of buffer_size chunks, queue_depth in flight",
+                                  run, /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

@@ -19,8 +19,12 @@ StrategyOutcome run(const WriteJob& job) noexcept { return run_uring(job, UringM
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"buffer_size", "queue_depth", "sync", "direct"};
+
 extern const Strategy kIoUringSqpoll = {
     "io_uring-sqpoll",
-    "io_uring with a kernel SQ polling thread: one io_uring_enter to wake it, no other", run};
+    "io_uring with a kernel SQ polling thread: one io_uring_enter to wake it, no other", run,
+    /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

@@ -93,7 +93,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"map_window", "sync", "direct"};
+
 extern const Strategy kMmap = {
-    "mmap", "ftruncate, then format into a MAP_SHARED mapping, map_window at a time", run};
+    "mmap", "ftruncate, then format into a MAP_SHARED mapping, map_window at a time", run,
+    /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

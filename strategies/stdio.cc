@@ -72,7 +72,10 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"stdio_buffer", "sync", "direct"};
+
 extern const Strategy kStdio = {"stdio", "fwrite(3) of each line through a FILE* (glibc buffering)",
-                                run};
+                                run, /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

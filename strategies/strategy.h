@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace iobench {
@@ -102,6 +103,9 @@ struct Strategy {
   // false for format-only: the file it creates stays empty and the parent checks
   // produced_bytes instead of the file's content.
   bool writes_file = true;
+  // The StrategyParams knobs it reads, by their name in src/cli/knobs.cc (line_length is
+  // everyone's, through line_format). A sweep of any other knob is refused for it.
+  std::span<const std::string_view> knobs = {};
 };
 
 }  // namespace iobench

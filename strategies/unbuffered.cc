@@ -36,6 +36,10 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
-extern const Strategy kUnbuffered = {"unbuffered", "one write(2) per line", run};
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
+extern const Strategy kUnbuffered = {"unbuffered", "one write(2) per line", run,
+                                     /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench
