@@ -10,6 +10,8 @@
 #include <span>
 #include <string_view>
 
+#include "strategies/note.h"
+
 namespace iobench {
 
 inline constexpr std::size_t kKiB = 1024;
@@ -106,6 +108,10 @@ struct Strategy {
   // The StrategyParams knobs it reads, by their name in src/cli/knobs.cc (line_length is
   // everyone's, through line_format). A sweep of any other knob is refused for it.
   std::span<const std::string_view> knobs = {};
+  StrategyRole role = StrategyRole::kNormal;
+  FootnoteFn footnote = nullptr;  // its table footnote (note.h), or none
+  // Where its footnote goes among the others': ascending, then the registry's order.
+  int note_rank = 0;
 };
 
 }  // namespace iobench
