@@ -41,43 +41,42 @@ void parse_map_window(const Knob&, const std::string& text, StrategyParams& p) {
 }
 
 // clang-format off
+// name, flag, kind, sweepable, every_strategy, min, max, help, parse, value
 const Knob kKnobs[] = {
-    {"buffer_size", "--buffer-size", KnobKind::kSize, 1, kGiB,
-     "buffered / io_uring chunk size (default 64KiB)", true, false,
+    {"buffer_size", "--buffer-size", KnobKind::kSize, true, false, 1, kGiB,
+     "buffered / io_uring chunk size (default 64KiB)",
      [](const Knob& k, const std::string& t, StrategyParams& p) { p.buffer_size = size_in(k, t); },
      [](const StrategyParams& p) { return KnobValue{std::uint64_t{p.buffer_size}}; }},
-    {"stdio_buffer", "--stdio-buffer", KnobKind::kSize, 0, kGiB,
-     "stdio: setvbuf size (default: glibc's)", true, false,
+    {"stdio_buffer", "--stdio-buffer", KnobKind::kSize, true, false, 0, kGiB,
+     "stdio: setvbuf size (default: glibc's)",
      [](const Knob& k, const std::string& t, StrategyParams& p) { p.stdio_buffer = size_in(k, t); },
      [](const StrategyParams& p) { return or_default(p.stdio_buffer); }},
-    {"batch", "--batch", KnobKind::kCount, 1, IOV_MAX,
-     "writev: lines per call (default IOV_MAX = 1024)", true, false,
+    {"batch", "--batch", KnobKind::kCount, true, false, 1, IOV_MAX,
+     "writev: lines per call (default IOV_MAX = 1024)",
      [](const Knob& k, const std::string& t, StrategyParams& p) { p.batch = count_in(k, t); },
      [](const StrategyParams& p) { return KnobValue{std::uint64_t{p.batch}}; }},
-    {"queue_depth", "--queue-depth", KnobKind::kCount, 1, 32768,
-     "io_uring: writes in flight (default 64)", true, false,
+    {"queue_depth", "--queue-depth", KnobKind::kCount, true, false, 1, 32768,
+     "io_uring: writes in flight (default 64)",
      [](const Knob& k, const std::string& t, StrategyParams& p) {
        p.queue_depth = static_cast<unsigned>(count_in(k, t));
      },
      [](const StrategyParams& p) { return KnobValue{std::uint64_t{p.queue_depth}}; }},
-    {"map_window", "--map-window", KnobKind::kSize, 1, UINT64_MAX,
-     "mmap: bytes mapped at once, a page multiple (default 16MiB)", true, false, parse_map_window,
+    {"map_window", "--map-window", KnobKind::kSize, true, false, 1, UINT64_MAX,
+     "mmap: bytes mapped at once, a page multiple (default 16MiB)", parse_map_window,
      [](const StrategyParams& p) { return KnobValue{std::uint64_t{p.map_window}}; }},
-    {"sync", "--sync", KnobKind::kPolicy, 0, 0,
+    {"sync", "--sync", KnobKind::kPolicy, false, false, 0, 0,
      "fdatasync policy: none, end (once before close) or every:N (after every N writes; default none)",
-     false, false,
      [](const Knob&, const std::string& t, StrategyParams& p) { p.sync = parse_sync(t); },
      [](const StrategyParams& p) { return KnobValue{to_string(p.sync)}; }},
-    {"line_length", "--line-length", KnobKind::kSize, 0, kMaxLineLength,
+    {"line_length", "--line-length", KnobKind::kSize, true, true, 0, kMaxLineLength,
      "Bytes per line, newline included: 'Line <i>' padded with spaces (default: unpadded, "
-     "'Line <i>\\n'; at most 64KiB)", true, true,
+     "'Line <i>\\n'; at most 64KiB)",
      [](const Knob&, const std::string& t, StrategyParams& p) {
        p.line_length = parse_line_length(t, p.lines);
      },
      [](const StrategyParams& p) { return or_default(p.line_length); }},
-    {"direct", "--direct", KnobKind::kSwitch, 0, 1,
+    {"direct", "--direct", KnobKind::kSwitch, false, false, 0, 1,
      "O_DIRECT with aligned buffers where a strategy can honour it; the rest report unsupported",
-     false, false,
      [](const Knob&, const std::string&, StrategyParams& p) { p.direct = true; },
      [](const StrategyParams& p) { return KnobValue{p.direct}; }},
 };

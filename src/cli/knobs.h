@@ -33,10 +33,10 @@ struct Knob {
   std::string_view name;  // the JSON config key and the name strategies declare
   std::string_view flag;  // "--buffer-size"
   KnobKind kind;
-  std::uint64_t min, max;  // limits for kSize and kCount (parse may check more)
-  std::string_view help;   // the flag's help line, its default included
   bool sweepable;          // `iobench sweep` may vary it
   bool every_strategy;     // read by every strategy (through line_format), not declared
+  std::uint64_t min, max;  // limits for kSize and kCount (parse may check more)
+  std::string_view help;   // the flag's help line, its default included
   /// Validates `text` and stores it in p (Error names the flag, exit 2). Runs after
   /// p.lines is set, in table order.
   void (*parse)(const Knob& self, const std::string& text, StrategyParams& p);
