@@ -6,6 +6,8 @@
 // Under --sync and --direct it pays the same fixed costs as the others: the file is opened
 // with O_DIRECT (unsupported where that is refused), and any policy but none ends with one
 // fdatasync of the new, empty file.
+#include <fmt/format.h>
+
 #include <cerrno>
 
 #include "strategies/strategy.h"
@@ -52,10 +54,27 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   return out;
 }
 
+/// The floor: what every other row costs beyond it is getting the bytes into the file.
+std::string note(const NoteFigures& f) {
+  return fmt::format(
+      "format-only: the floor: formatting alone, {} and no file writes. What a row takes beyond\n"
+      "  it is the cost of getting the bytes into the file.",
+      f.duration(f.row.time_ns));
+}
+
 }  // namespace
 
-extern const Strategy kFormatOnly = {"format-only",
-                                     "formats every line into a 64 KiB buffer, writes nothing", run,
-                                     /*writes_file=*/false};
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
+extern const Strategy kFormatOnly = {
+    .name = "format-only",
+    .description = "formats every line into a 64 KiB buffer, writes nothing",
+    .run = run,
+    .writes_file = false,  // the parent checks produced_bytes instead of the file
+    .knobs = kKnobs,
+    .role = StrategyRole::kFloor,
+    .footnote = note,
+    .note_rank = 5};
 
 }  // namespace iobench

@@ -12,6 +12,7 @@
 // --sync every:N syncs after every N windows (after each munmap). No --direct: a mapping
 // is the page cache itself.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -91,9 +92,34 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   return outcome_ok();
 }
 
+/// No write calls: its cost is page faults, beyond the floor's.
+std::string note(const NoteFigures& f) {
+  const std::uint64_t faults = f.row.page_faults;
+  if (f.bytes == 0)  // nothing to map: every fault is the child's own start-up
+    return fmt::format(
+        "mmap: no write calls, and at 0 lines nothing to map: its {} page faults are the "
+        "child's\n  own start-up (its code, libraries and stack), as in every row.",
+        f.count(faults));
+  std::string extra;
+  if (f.floor && faults > f.floor->page_faults)
+    extra = fmt::format(" ({} more than {})", f.count(faults - f.floor->page_faults), f.floor_name);
+  return fmt::format(
+      "mmap: no write calls: it stores into a shared mapping and the kernel writes the dirty "
+      "pages\n  back later. Its cost is {} page faults{}: one per page it first touches.",
+      f.count(faults), extra);
+}
+
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"map_window", "sync", "direct"};
+
 extern const Strategy kMmap = {
-    "mmap", "ftruncate, then format into a MAP_SHARED mapping, map_window at a time", run};
+    .name = "mmap",
+    .description = "ftruncate, then format into a MAP_SHARED mapping, map_window at a time",
+    .run = run,
+    .knobs = kKnobs,
+    .footnote = note,
+    .note_rank = 1};
 
 }  // namespace iobench

@@ -63,7 +63,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
 extern const Strategy kSingleWrite = {
-    "single-write", "whole file formatted into one buffer, one write(2) (<= 1 GiB)", run};
+    "single-write", "whole file formatted into one buffer, one write(2) (<= 1 GiB)", run,
+    /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

@@ -7,6 +7,8 @@
 // --sync every:N syncs after every N lines, with an fflush first (the FILE holds the bytes;
 // glibc's own flushes are invisible to the program). No --direct: a FILE's buffer is
 // neither aligned nor flushed in aligned pieces.
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -70,9 +72,37 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   return outcome_ok();
 }
 
+/// Its write calls follow from the FILE buffer's size; its time, often, from fwrite itself.
+std::string note(const NoteFigures& f) {
+  const std::uint64_t size = f.stdio_buffer ? f.stdio_buffer : f.block_size;
+  if (!size) return "";
+  const std::string where =
+      f.stdio_buffer
+          ? fmt::format("a {} setvbuf buffer (--stdio-buffer)", f.size(static_cast<double>(size)))
+          : fmt::format("glibc's FILE buffer, the file's st_blksize: {} here",
+                        f.size(static_cast<double>(size)));
+  // Few calls, and still slower than buffered: say where its time goes when it is not
+  // the kernel.
+  std::string why;
+  if (f.row.syscall_time_ns && *f.row.syscall_time_ns < 0.5 * f.row.time_ns)
+    why =
+        "\n  Most of its time is fwrite's work per line in the library (lock, copy), not the "
+        "kernel.";
+  return fmt::format("stdio: {}, so about {} write calls (bytes / {}).{}", where,
+                     f.count((f.bytes + size - 1) / size), size, why);
+}
+
 }  // namespace
 
-extern const Strategy kStdio = {"stdio", "fwrite(3) of each line through a FILE* (glibc buffering)",
-                                run};
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"stdio_buffer", "sync", "direct"};
+
+extern const Strategy kStdio = {
+    .name = "stdio",
+    .description = "fwrite(3) of each line through a FILE* (glibc buffering)",
+    .run = run,
+    .knobs = kKnobs,
+    .footnote = note,
+    .note_rank = 4};
 
 }  // namespace iobench

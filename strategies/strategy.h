@@ -7,7 +7,10 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
+
+#include "strategies/note.h"
 
 namespace iobench {
 
@@ -102,6 +105,13 @@ struct Strategy {
   // false for format-only: the file it creates stays empty and the parent checks
   // produced_bytes instead of the file's content.
   bool writes_file = true;
+  // The StrategyParams knobs it reads, by their name in src/cli/knobs.cc (line_length is
+  // everyone's, through line_format). A sweep of any other knob is refused for it.
+  std::span<const std::string_view> knobs = {};
+  StrategyRole role = StrategyRole::kNormal;
+  FootnoteFn footnote = nullptr;  // its table footnote (note.h), or none
+  // Where its footnote goes among the others': ascending, then the registry's order.
+  int note_rank = 0;
 };
 
 }  // namespace iobench

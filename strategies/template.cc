@@ -7,7 +7,8 @@
 //   2. Declare `extern const Strategy kYourName;` in strategies/registry.cc and add it to
 //      kAll, in the order the table should show it.
 //   3. Add the file to strategies/CMakeLists.txt.
-//   4. Mention it in README.md: what it demonstrates and which knob it reads.
+//   4. List the knobs it reads in kKnobs (a new knob is a row in src/cli/knobs.cc).
+//   5. Mention it in README.md: what it demonstrates and which knob it reads.
 // tests/strategies_test.cc runs every registered strategy over awkward N; add a case there
 // for any parameter of your own.
 //
@@ -64,6 +65,10 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 // extern: a namespace-scope const has internal linkage otherwise, and registry.cc could not
 // see it.
-extern const Strategy kTemplate = {"template", "copy me: the simplest correct strategy", run};
+// The knobs it reads, by their names in src/cli/knobs.cc: a sweep of any other is refused.
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
+extern const Strategy kTemplate = {"template", "copy me: the simplest correct strategy", run,
+                                   /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

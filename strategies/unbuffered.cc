@@ -36,6 +36,14 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
-extern const Strategy kUnbuffered = {"unbuffered", "one write(2) per line", run};
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
+// The reference row: the summary measures every other strategy against it.
+extern const Strategy kUnbuffered = {.name = "unbuffered",
+                                     .description = "one write(2) per line",
+                                     .run = run,
+                                     .knobs = kKnobs,
+                                     .role = StrategyRole::kReference};
 
 }  // namespace iobench

@@ -44,7 +44,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"sync", "direct"};
+
 extern const Strategy kUnbufferedPieces = {
-    "unbuffered-pieces", "one write(2) per piece: \"Line \", digits, \"\\n\" (3 per line)", run};
+    "unbuffered-pieces", "one write(2) per piece: \"Line \", digits, \"\\n\" (3 per line)", run,
+    /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

@@ -83,7 +83,10 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
+// The knobs it reads (src/cli/knobs.cc).
+constexpr std::string_view kKnobs[] = {"batch", "sync", "direct"};
+
 extern const Strategy kWritev = {"writev", "writev(2) of batch (IOV_MAX) lines, one iovec per line",
-                                 run};
+                                 run, /*writes_file=*/true, kKnobs};
 
 }  // namespace iobench

@@ -10,17 +10,13 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "cli/knobs.h"
 #include "strategies/strategy.h"
 
 namespace iobench {
 namespace {
 
 using nlohmann::json;
-
-// The workload's knobs: differences are shown, not refused, since comparing
-// configurations is a main use.
-constexpr const char* kConfigKeys[] = {"buffer_size", "stdio_buffer", "batch",
-                                       "queue_depth", "map_window",   "line_length"};
 
 std::string value_text(const json& v) {
   if (v.is_null()) return "default";
@@ -115,8 +111,9 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   const json& lines = member(config, "lines");
   if (!lines.is_number_unsigned()) throw bad("config.lines is missing");
   b.lines = lines.get<std::uint64_t>();
-  for (const char* k : kConfigKeys)
-    if (config.contains(k)) b.config[k] = value_text(member(config, k));
+  for (const Knob& knob : all_knobs())
+    if (const std::string k(knob.name); config.contains(k))
+      b.config[k] = value_text(member(config, k.c_str()));
   const json& results = member(doc, "results");
   if (!results.is_array()) throw bad("results is missing");
   for (const json& r : results) {
@@ -169,15 +166,10 @@ BaselineComparison compare_with_baseline(const Baseline& before, const BenchRepo
   check_comparable(before, after.lines, ran);
 
   BaselineComparison cmp;
-  const std::map<std::string, std::string> now = {
-      {"buffer_size", std::to_string(after.params.buffer_size)},
-      {"stdio_buffer",
-       after.params.stdio_buffer ? std::to_string(after.params.stdio_buffer) : "default"},
-      {"batch", std::to_string(after.params.batch)},
-      {"queue_depth", std::to_string(after.params.queue_depth)},
-      {"map_window", std::to_string(after.params.map_window)},
-      {"line_length",
-       after.params.line_length ? std::to_string(after.params.line_length) : "default"}};
+  // The workload's knobs: differences are shown, not refused, since comparing
+  // configurations is a main use. A map: the changes are listed in key order.
+  std::map<std::string, std::string> now;
+  for (const Knob& k : all_knobs()) now[std::string(k.name)] = knob_text(k.value(after.params));
   for (const auto& [key, value] : now) {
     auto it = before.config.find(key);
     if (it != before.config.end() && it->second != value)

@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include "cli/cli_values.h"
+#include "cli/knobs.h"
 #include "report/dirs.h"
 
 #include <sys/statvfs.h>
@@ -116,10 +117,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
   std::string lines = "100000", strategy = "all", runs = "auto", warmup = "1", dir = default_dir();
-  std::string buffer_size = "64KiB", stdio_buffer = "0", batch = std::to_string(IOV_MAX);
-  std::string queue_depth = "64", map_window = "16MiB", format = "table", timeout;
-  std::string sync = "none", line_length;
-  bool direct = false;
+  std::string format = "table", timeout;
+  KnobFlags knobs;
   std::vector<std::string> expects, trace_expects;
   std::string count_tolerance, time_tolerance = "25%";
   BenchOptions o;
@@ -137,14 +136,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--no-interleave", no_interleave,
                "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep, "Keep one verified <strategy>.out per strategy");
-  app.add_option("--buffer-size", buffer_size, "buffered / io_uring chunk size (default 64KiB)");
-  app.add_option("--stdio-buffer", stdio_buffer, "stdio: setvbuf size (default: glibc's)");
-  app.add_option("--batch", batch, "writev: lines per call (default IOV_MAX = 1024)");
-  app.add_option("--queue-depth", queue_depth, "io_uring: writes in flight (default 64)");
-  app.add_option("--map-window", map_window, "mmap: bytes mapped at once, a page multiple (default 16MiB)");
-  app.add_option("--sync", sync, "fdatasync policy: none, end (once before close) or every:N (after every N writes; default none)");
-  app.add_option("--line-length", line_length, "Bytes per line, newline included: 'Line <i>' padded with spaces (default: unpadded, 'Line <i>\\n'; at most 64KiB)");
-  app.add_flag("--direct", direct, "O_DIRECT with aligned buffers where a strategy can honour it; the rest report unsupported");
+  knobs.add(app);  // --buffer-size ... --direct: the table in knobs.cc
   app.add_option("--format", format, "table, json, csv or markdown (default table)");
   app.add_option("--expect", expects, "[STRATEGY.]METRIC OP VALUE, e.g. 'buffered.write_calls<=20'; exit 1 on FAIL")
       ->take_all()->allow_extra_args(false);
@@ -268,21 +260,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   o.runs = runs == "auto" ? kRunsAuto : static_cast<int>(parse_count("--runs", runs, 1, 100000));
   o.interleave = !no_interleave;
   o.warmup = static_cast<int>(parse_count("--warmup", warmup, 0, 100000));
-  o.params.buffer_size = parse_size("--buffer-size", buffer_size);
-  if (o.params.buffer_size == 0) throw Error("--buffer-size: must be at least 1 byte");
-  if (o.params.buffer_size > (1ull << 30)) throw Error("--buffer-size: at most 1GiB");
-  o.params.stdio_buffer = parse_size("--stdio-buffer", stdio_buffer);
-  if (o.params.stdio_buffer > (1ull << 30)) throw Error("--stdio-buffer: at most 1GiB");
-  o.params.batch = parse_count("--batch", batch, 1, IOV_MAX);
-  o.params.queue_depth = static_cast<unsigned>(parse_count("--queue-depth", queue_depth, 1, 32768));
-  o.params.map_window = parse_size("--map-window", map_window);
-  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  if (o.params.map_window == 0 || o.params.map_window % page != 0)
-    throw Error(fmt::format("--map-window: {} is not a multiple of the page size ({})",
-                            o.params.map_window, page));
-  o.params.sync = parse_sync(sync);
-  o.params.direct = direct;
-  o.params.line_length = parse_line_length(line_length, o.params.lines);
+  knobs.apply(o.params);
   o.format = parse_format(format);
   if (!timeout.empty()) o.timeout = parse_timeout(timeout);
   o.trace = !no_trace;

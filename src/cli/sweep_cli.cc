@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "cli/knobs.h"
 #include "report/dirs.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
@@ -25,23 +26,23 @@ namespace {
 
 /// A flag a sweep may vary, the config key it sets, and the strategies it changes.
 struct Sweepable {
-  const char* flag;
+  std::string flag;
   const char* alias;  // short form, or nullptr
-  const char* parameter;
+  std::string parameter;
   bool sizes;
   std::vector<std::string> strategies;  // empty: every strategy
 };
 
+/// --lines (the workload, every strategy's) and every sweepable knob of the table.
 const std::vector<Sweepable>& sweepables() {
-  static const std::vector<Sweepable> k = {
-      {"--buffer-size", nullptr, "buffer_size", true, {"buffered", "io_uring", "io_uring-sqpoll"}},
-      {"--batch", nullptr, "batch", false, {"writev"}},
-      {"--queue-depth", nullptr, "queue_depth", false, {"io_uring", "io_uring-sqpoll"}},
-      {"--lines", "-n", "lines", false, {}},
-      {"--stdio-buffer", nullptr, "stdio_buffer", true, {"stdio"}},
-      {"--map-window", nullptr, "map_window", true, {"mmap"}},
-      {"--line-length", nullptr, "line_length", true, {}},
-  };
+  static const std::vector<Sweepable> k = [] {
+    std::vector<Sweepable> out = {{"--lines", "-n", "lines", false, {}}};
+    for (const Knob& knob : all_knobs())
+      if (knob.sweepable)
+        out.push_back({std::string(knob.flag), nullptr, std::string(knob.name),
+                       knob.kind == KnobKind::kSize, strategies_using(knob)});
+    return out;
+  }();
   return k;
 }
 
@@ -62,7 +63,7 @@ std::vector<Found> find_lists(const std::vector<std::string>& args) {
   std::vector<Found> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     for (const auto& s : sweepables()) {
-      for (const char* name : {s.flag, s.alias}) {
+      for (const char* name : {s.flag.c_str(), s.alias}) {
         if (!name) continue;
         const std::string n = name;
         Found f{&s, 0, 0};

@@ -1,8 +1,11 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
 #include <algorithm>
+#include <type_traits>
+#include <variant>
 #include <nlohmann/json.hpp>
 
+#include "cli/knobs.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "tracer/tracer.h"
@@ -116,32 +119,37 @@ json result_json(const StrategyResult& r) {
   return j;
 }
 
+json knob_json(const KnobValue& v) {
+  return std::visit(
+      [](const auto& x) -> json {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, std::monostate>)
+          return nullptr;
+        else
+          return x;
+      },
+      v);
+}
+
 json config_json(const BenchReport& rep) {
-  return {{"lines", rep.lines},
-          {"bytes", rep.bytes},
-          {"dir", rep.dir},
-          {"filesystem", rep.filesystem},
-          {"runs", runs_json(rep.runs)},
-          {"warmup", rep.warmup},
-          {"interleave", rep.interleave},
-          {"buffer_size", rep.params.buffer_size},
-          {"stdio_buffer",
-           rep.params.stdio_buffer == 0 ? json(nullptr) : json(rep.params.stdio_buffer)},
-          {"sync", to_string(rep.params.sync)},
-          {"direct", rep.params.direct},
-          {"batch", rep.params.batch},
-          {"queue_depth", rep.params.queue_depth},
-          {"map_window", rep.params.map_window},
-          {"line_length",
-           rep.params.line_length == 0 ? json(nullptr) : json(rep.params.line_length)},
-          {"tracer",
-           {{"enabled", rep.traced},
-            {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-            {"backend", rep.tracer_backend},
-            {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-            {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
-                                ? json(rep.tracer_overhead_ns)
-                                : json(nullptr)}}}};
+  json config = {
+      {"lines", rep.lines},
+      {"bytes", rep.bytes},
+      {"dir", rep.dir},
+      {"filesystem", rep.filesystem},
+      {"runs", runs_json(rep.runs)},
+      {"warmup", rep.warmup},
+      {"interleave", rep.interleave},
+      {"tracer",
+       {{"enabled", rep.traced},
+        {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+        {"backend", rep.tracer_backend},
+        {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+        {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
+                            ? json(rep.tracer_overhead_ns)
+                            : json(nullptr)}}}};
+  // The knobs: one loop over the table, so every JSON document carries all of them.
+  for (const Knob& k : all_knobs()) config[std::string(k.name)] = knob_json(k.value(rep.params));
+  return config;
 }
 
 std::string render_json(const BenchReport& rep) {
@@ -158,9 +166,8 @@ std::string render_json(const BenchReport& rep) {
   if (!rep.commands.empty()) {
     // `iobench compare`: rows are commands; the strategies' knobs and line count mean nothing.
     json& config = doc["config"];
-    for (const char* k : {"lines", "bytes", "dir", "filesystem", "buffer_size", "stdio_buffer",
-                          "batch", "queue_depth", "map_window", "sync", "direct", "line_length"})
-      config[k] = nullptr;
+    for (const char* k : {"lines", "bytes", "dir", "filesystem"}) config[k] = nullptr;
+    for (const Knob& k : all_knobs()) config[std::string(k.name)] = nullptr;
     json commands = json::array();
     for (const auto& c : rep.commands)
       commands.push_back({{"name", c.name}, {"command", c.command}});

@@ -22,12 +22,6 @@ constexpr std::size_t kTimeBar = 8;
 
 bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
 
-const StrategyResult* find_ok(const BenchReport& rep, const std::string& name) {
-  for (const auto& r : rep.results)
-    if (ok(r) && r.strategy == name) return &r;
-  return nullptr;
-}
-
 /// The spread of the timed runs as a share of their mean: "±2%" fits where "min … max" took
 /// 22 columns, and says the same thing to an audience.
 std::string spread(const Stats& s) {
@@ -35,87 +29,40 @@ std::string spread(const Stats& s) {
   return fmt::format("±{:.0f}%", 100 * s.stddev / s.mean);
 }
 
-/// Where the cost of a strategy hides somewhere the write-call column cannot show it.
+NoteRow note_row(const StrategyResult& r) {
+  NoteRow n{r.write_calls, r.minor_faults + r.major_faults, r.time_ns.median, r.cpu_ns.median,
+            std::nullopt};
+  if (r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming)
+    n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
+  return n;
+}
+
+/// Where the cost of a strategy hides somewhere the write-call column cannot show it: each
+/// strategy writes its own note (strategies/note.h), in the order of their note_rank.
 std::vector<std::string> footnotes(const BenchReport& rep) {
   std::vector<std::string> out;
   if (!rep.commands.empty()) return out;
-  const StrategyResult* floor = find_ok(rep, "format-only");
-  auto faults = [](const StrategyResult& r) { return r.minor_faults + r.major_faults; };
-  if (const StrategyResult* m = find_ok(rep, "mmap"); m && rep.bytes == 0) {
-    // Nothing to map: every fault is the child's own start-up, as in any other row.
-    out.push_back(fmt::format(
-        "mmap: no write calls, and at 0 lines nothing to map: its {} page faults are the "
-        "child's\n  own start-up (its code, libraries and stack), as in every row.",
-        format_count(faults(*m))));
-  } else if (m) {
-    std::string extra;
-    if (floor && faults(*m) > faults(*floor))
-      extra = fmt::format(" ({} more than format-only)", format_count(faults(*m) - faults(*floor)));
-    out.push_back(
-        fmt::format("mmap: no write calls: it stores into a shared mapping and the kernel writes "
-                    "the dirty pages\n"
-                    "  back later. Its cost is {} page faults{}: one per page it first touches.",
-                    format_count(faults(*m)), extra));
+  NoteFigures f{.bytes = rep.bytes,
+                .stdio_buffer = rep.params.stdio_buffer,
+                .block_size = rep.block_size,
+                .count = format_count,
+                .duration = format_duration,
+                .size = format_bytes};
+  for (const auto& r : rep.results)
+    if (const Strategy* s = strategy_of(r); ok(r) && s && s->role == StrategyRole::kFloor) {
+      f.floor = note_row(r), f.floor_name = s->name;
+      break;
+    }
+  std::vector<std::pair<int, std::string>> notes;
+  for (const auto& r : rep.results) {
+    const Strategy* s = ok(r) ? strategy_of(r) : nullptr;
+    if (!s || !s->footnote) continue;
+    f.row = note_row(r);
+    if (std::string n = s->footnote(f); !n.empty()) notes.emplace_back(s->note_rank, std::move(n));
   }
-  if (const StrategyResult* u = find_ok(rep, "io_uring")) {
-    std::string calls = "its write calls are";
-    if (u->write_calls)
-      calls = *u->write_calls == 1
-                  ? "its 1 write call is"
-                  : fmt::format("its {} write calls are", format_count(*u->write_calls));
-    std::string cpu;
-    // CPU always includes the child's own start and exit; format-only measures that much.
-    const double base = floor ? std::max(0.0, floor->cpu_ns.median - floor->time_ns.median) : 0;
-    if (u->cpu_ns.median - u->time_ns.median > std::max(base, 0.1 * u->time_ns.median))
-      cpu = fmt::format(
-          "\n  CPU {} exceeds its {} wall time: the kernel's io-wq workers run beside it "
-          "and are charged to it.",
-          format_duration(u->cpu_ns.median), format_duration(u->time_ns.median));
-    else
-      cpu = "\n  Its CPU column includes the kernel's io-wq workers, which are charged to it.";
-    out.push_back(
-        fmt::format("io_uring: {} io_uring_enter (submit and wait); the kernel does the writes.{}",
-                    calls, cpu));
-  }
-  if (const StrategyResult* q = find_ok(rep, "io_uring-sqpoll")) {
-    std::string calls = "its write calls wake";
-    if (q->write_calls)
-      calls = *q->write_calls == 1 ? "its 1 write call is the io_uring_enter that wakes"
-                                   : fmt::format("its {} write calls are io_uring_enters that wake",
-                                                 format_count(*q->write_calls));
-    out.push_back(fmt::format(
-        "io_uring-sqpoll: {} the kernel thread\n"
-        "  polling the ring; after that, submitting is a store to memory. The price is CPU: "
-        "that\n"
-        "  thread spins and is charged to it (CPU {}, wall {}).",
-        calls, format_duration(q->cpu_ns.median), format_duration(q->time_ns.median)));
-  }
-  if (const StrategyResult* st = find_ok(rep, "stdio")) {
-    const std::uint64_t size = rep.params.stdio_buffer ? rep.params.stdio_buffer : rep.block_size;
-    std::string where;
-    if (rep.params.stdio_buffer)
-      where = fmt::format("a {} setvbuf buffer (--stdio-buffer)",
-                          format_bytes(static_cast<double>(size)));
-    else if (size)
-      where = fmt::format("glibc's FILE buffer, the file's st_blksize: {} here",
-                          format_bytes(static_cast<double>(size)));
-    // Few calls, and still slower than buffered: say where its time goes when it is not
-    // the kernel.
-    std::string why;
-    if (st->syscall_time_ns && st->trace && st->trace->mode == TraceMode::kTiming &&
-        static_cast<double>(*st->syscall_time_ns) < 0.5 * st->time_ns.median)
-      why =
-          "\n  Most of its time is fwrite's work per line in the library (lock, copy), not the "
-          "kernel.";
-    if (size)
-      out.push_back(fmt::format("stdio: {}, so about {} write calls (bytes / {}).{}", where,
-                                format_count((rep.bytes + size - 1) / size), size, why));
-  }
-  if (floor)
-    out.push_back(fmt::format(
-        "format-only: the floor: formatting alone, {} and no file writes. What a row takes beyond\n"
-        "  it is the cost of getting the bytes into the file.",
-        format_duration(floor->time_ns.median)));
+  std::stable_sort(notes.begin(), notes.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& n : notes) out.push_back(std::move(n.second));
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/grid.h"
+#include "strategies/registry.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -58,18 +59,25 @@ Speedup speedup(const StrategyResult& faster, const StrategyResult& slower) {
   return s;
 }
 
+const Strategy* strategy_of(const StrategyResult& r) { return find_strategy(r.strategy); }
+
+StrategyRole role_of(const StrategyResult& r) {
+  const Strategy* s = strategy_of(r);
+  return s ? s->role : StrategyRole::kNormal;
+}
+
 Comparison compare_rows(const BenchReport& rep) {
   Comparison c;
   const bool strategies = rep.commands.empty();
   std::vector<const StrategyResult*> rows;
   for (const auto& r : rep.results)
-    if (ok(r) && !(strategies && r.strategy == "format-only")) rows.push_back(&r);
+    if (ok(r) && !(strategies && role_of(r) == StrategyRole::kFloor)) rows.push_back(&r);
   std::stable_sort(rows.begin(), rows.end(),
                    [](auto* a, auto* b) { return a->time_ns.median < b->time_ns.median; });
   if (rows.empty()) return c;
   if (strategies) {
     for (auto* r : rows)
-      if (r->strategy == "unbuffered") c.reference = r, c.against_naive = true;
+      if (role_of(*r) == StrategyRole::kReference) c.reference = r, c.against_naive = true;
   }
   if (!c.reference) c.reference = rows.front();
   for (auto* r : rows) {
@@ -85,7 +93,10 @@ Comparison compare_rows(const BenchReport& rep) {
 std::string render_summary(const Comparison& cmp, bool color) {
   if (cmp.lines.empty()) return "";
   std::string out = paint("Summary", style::kBold, color);
-  out += cmp.against_naive ? " (each strategy against unbuffered: one write(2) per line)\n" : "\n";
+  // The reference says what it is: its name and its one-line description.
+  const Strategy* naive = cmp.against_naive ? strategy_of(*cmp.reference) : nullptr;
+  out += naive ? fmt::format(" (each strategy against {}: {})\n", naive->name, naive->description)
+               : "\n";
   for (const Speedup& s : cmp.lines) {
     std::string ratio = fmt::format("{:.2f}", s.ratio);
     if (s.sigma > 0) ratio += fmt::format(" ± {:.2f}", s.sigma);

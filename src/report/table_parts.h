@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/reporter.h"
+#include "strategies/strategy.h"
 
 namespace iobench {
 
@@ -28,7 +29,7 @@ Speedup speedup(const StrategyResult& faster, const StrategyResult& slower);
 
 struct Comparison {
   const StrategyResult* reference = nullptr;  // the row the "vs" column compares against
-  bool against_naive = false;                 // the reference is unbuffered
+  bool against_naive = false;                 // the reference is the kReference strategy
   std::vector<Speedup> lines;                 // fastest first
 };
 
@@ -39,6 +40,11 @@ struct Comparison {
 /// Without unbuffered, and for `iobench compare` (no natural baseline), hyperfine's form:
 /// the fastest against each slower one.
 Comparison compare_rows(const BenchReport& rep);
+
+/// The registered strategy a row ran (nullptr for a command of `iobench compare`), and its
+/// role: the reporters ask the strategy, they never name one.
+const Strategy* strategy_of(const StrategyResult& r);
+StrategyRole role_of(const StrategyResult& r);
 
 /// "Summary" and one line per comparison; "" when there is nothing to compare.
 std::string render_summary(const Comparison& cmp, bool color);
