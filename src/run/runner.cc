@@ -20,6 +20,7 @@
 #include "run/verify.h"
 #include "strategies/support/line_format.h"
 #include "tracer/counting_backend.h"
+#include "tracer/cpu_pin.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
@@ -233,6 +234,12 @@ void Runner::trace_row(Row& row) {
   StrategyResult& r = row.r;
   if (impl_->backend) {
     notify(row, RunKind::kTraced);
+    // Tracer and strategy on one CPU for the traced run (the child inherits the mask at
+    // fork, the calibration children too). Left apart, each goes back to its own idle CPU
+    // after every stop, and on a VM whose idle CPUs halt every stop then cost ~200 us and
+    // buried the calls it times. A strategy is our code and asks nothing of its mask; a
+    // user's program (`iobench trace`) is never pinned. Times come from the untraced runs.
+    const tracing::CpuPin together(o.tracer.backend == TracerBackend::kPtrace);
     ChildRun run = run_traced(*row.strategy, row.job(), *impl_->backend, o.timeout);
     if (run.trace) {
       const TraceResult& t = *run.trace;
@@ -248,7 +255,7 @@ void Runner::trace_row(Row& row) {
         impl_->warned_no_seccomp = true;
       }
       if (t.available) {
-        impl_->pinned = t.pinned;
+        impl_->pinned = t.pinned || together.pinned();
         attribute_write_calls(t, impl_->canonical_dir + "/" + row.name, r);
       }
     }
