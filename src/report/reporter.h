@@ -27,27 +27,27 @@ struct BenchReport {
   std::uint64_t bytes = 0;
   std::string dir;
   std::string filesystem;
-  int runs = 0;  // kRunsAuto: each row's samples say how many it got
-  int warmup = 0;
-  bool interleave = false;  // the strategies' timed runs in one random order
   StrategyParams params;
-  bool traced = false;
-  TraceMode trace_mode = TraceMode::kTiming;
   std::string tracer_backend = "ptrace";  // or "perf" (TracerBackend)
-  bool pinned = false;
   std::int64_t tracer_overhead_ns = 0;
   std::vector<StrategyResult> results;
   // st_blksize of a file in dir: the buffer glibc gives a FILE* (the stdio footnote); 0 unknown.
   std::uint64_t block_size = 0;
   // `iobench compare`: what each row ran, in order (rows are commands, not strategies).
   std::vector<CommandInfo> commands;
+  int runs = 0;  // kRunsAuto: each row's samples say how many it got
+  int warmup = 0;
+  TraceMode trace_mode = TraceMode::kTiming;
+  bool interleave = false;  // the strategies' timed runs in one random order
+  bool traced = false;
+  bool pinned = false;
   // The terminal table only: escape codes, row order, the width to fit (0: no limit, as when
   // piped), and whether this is the table so far of a run still going (no summary or notes).
   bool color = false;
-  SortOrder sort = SortOrder::kRegistry;
   bool latency = false;  // --latency: the write calls' p50/p99/max columns
-  std::size_t columns = 0;
   bool live = false;
+  SortOrder sort = SortOrder::kRegistry;
+  std::size_t columns = 0;
 };
 
 /// What `iobench trace` shows.
