@@ -13,9 +13,8 @@ namespace iobench {
 namespace {
 
 /// A traced row: `time_ns` of syscalls ± `ci_ns`, in a traced child that used `cpu_ns` of
-/// CPU of which `cost_ns` were the tracer's stops.
-StrategyResult traced_row(std::int64_t time_ns, std::int64_t ci_ns, std::int64_t cpu_ns,
-                          std::int64_t cost_ns) {
+/// CPU, the tracer's stops included.
+StrategyResult traced_row(std::int64_t time_ns, std::int64_t ci_ns, std::int64_t cpu_ns) {
   StrategyResult r;
   r.strategy = "unbuffered";
   r.bytes = 1088890;
@@ -30,27 +29,25 @@ StrategyResult traced_row(std::int64_t time_ns, std::int64_t ci_ns, std::int64_t
   TraceResult t;
   t.available = true;
   t.cpu_ns = cpu_ns;
-  t.tracer_cost_ns = cost_ns;
   r.trace = t;
   set_syscall_share(r);
   return r;
 }
 
 TEST(SyscallShare, IsOverTheUntracedMedian) {
-  // 60 ms of the untraced 100 ms; not of the 200 ms the traced run kept once its tracer's
-  // calibrated 700 ms were taken out (the stops' cold caches stay in those).
-  const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000, 700'000'000);
+  // 60 ms of the untraced 100 ms; not of the traced run's 900 ms of CPU.
+  const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000);
   ASSERT_TRUE(r.syscall_share);
   EXPECT_DOUBLE_EQ(*r.syscall_share, 0.6);
 }
 
 TEST(SyscallShare, NeverAboveOne) {
   // Above 1 within its own error: read as "all of it".
-  StrategyResult r = traced_row(105'000'000, 10'000'000, 900'000'000, 800'000'000);
+  StrategyResult r = traced_row(105'000'000, 10'000'000, 900'000'000);
   ASSERT_TRUE(r.syscall_share);
   EXPECT_DOUBLE_EQ(*r.syscall_share, 1.0);
   // Above 1 beyond its error: the correction is off; no share at all.
-  r = traced_row(150'000'000, 10'000'000, 900'000'000, 800'000'000);
+  r = traced_row(150'000'000, 10'000'000, 900'000'000);
   EXPECT_FALSE(r.syscall_share);
   BenchReport rep;
   rep.lines = 100000;
@@ -66,7 +63,7 @@ TEST(SyscallShare, NeverAboveOne) {
 
 TEST(SyscallShare, UncertainTimeIsADashNotANumber) {
   // A 95% interval that holds 0: no time, no share, and the footnote says why.
-  const StrategyResult r = traced_row(2'000'000, 3'000'000, 900'000'000, 800'000'000);
+  const StrategyResult r = traced_row(2'000'000, 3'000'000, 900'000'000);
   EXPECT_TRUE(syscall_time_uncertain(r));
   EXPECT_FALSE(r.syscall_share);
   BenchReport rep;
@@ -80,7 +77,7 @@ TEST(SyscallShare, UncertainTimeIsADashNotANumber) {
 }
 
 TEST(SyscallShare, SampledTimeIsMarkedWithItsSample) {
-  const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000);
   BenchReport rep;
   rep.lines = 100000;
   rep.bytes = 1088890;
@@ -95,10 +92,10 @@ TEST(SyscallShare, SampledTimeIsMarkedWithItsSample) {
 }
 
 TEST(Latency, ColumnsAndOneCdfLinePerTimedRow) {
-  StrategyResult timed = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  StrategyResult timed = traced_row(60'000'000, 5'000'000, 900'000'000);
   timed.latency =
       LatencySummary{450, 600, 1'100, 20'000, 95'000, {{300, 0.0}, {450, 0.5}, {95'000, 1.0}}};
-  StrategyResult untimed = traced_row(60'000'000, 5'000'000, 900'000'000, 800'000'000);
+  StrategyResult untimed = traced_row(60'000'000, 5'000'000, 900'000'000);
   untimed.strategy = "format-only";
   BenchReport rep;
   rep.lines = 100000;

@@ -70,9 +70,8 @@ struct TraceResult {
   // the others had the calibrated cost subtracted.
   std::uint64_t probed_calls = 0;
   // The traced program's CPU time (user + sys of the main process and the children it
-  // waited for), and what the tracer's stops added to it, timed or not (calibrated).
+  // waited for), the tracer's stops included.
   std::int64_t cpu_ns = 0;
-  std::int64_t tracer_cost_ns = 0;
   // Of the timed intervals, the share either side spent waiting for a CPU (run_delay.h).
   double busy_share = 0;
   std::map<std::string, SyscallStats> syscalls;
@@ -107,7 +106,7 @@ struct StrategyResult {
   // the samples): shows the interleaving.
   std::vector<int> run_order;
   bool noisy = false;  // the samples vary too much to trust the median (noise.h)
-  Stats cpu_ns;                  // user + sys from wait4, untraced runs
+  Stats cpu_ns;        // user + sys from wait4, untraced runs
   std::uint64_t minor_faults = 0, major_faults = 0;    // medians over untraced runs
   std::uint64_t voluntary_cs = 0, involuntary_cs = 0;  // medians over untraced runs
   std::optional<TraceResult> trace;                    // the one traced run, when there was one

@@ -20,11 +20,8 @@
 // sum in run() does; the median drops the pairs an interrupt or a preemption landed in.
 // Its standard error (from the pairs' median absolute deviation) is reported with it.
 //
-// The child times its batches in CPU time (CLOCK_THREAD_CPUTIME_ID), and also the traced
-// batches and a third batch of count-only calls (one stop, no exit stop: what a call the
-// sample passes over costs): their excess over the untraced batch is the tracer's whole cost
-// per call to the program's CPU time, which the share of time removes from the traced run's
-// CPU time (runner.cc).
+// The child times its untraced batches in CPU time (CLOCK_THREAD_CPUTIME_ID), as the tracer
+// times the traced calls.
 //
 // The filter's own cost: the paired untraced batches pass through the filter's ALLOW path,
 // the slow syscall entry a filtered task takes, which a real untraced run does not pay (it
@@ -123,8 +120,7 @@ void calibration_prepare(CalibrationShared* shared) noexcept {
   if (fd < 0) fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);  // no O_TMPFILE there
   // A fixed number, known to the filter built before fork; whatever the child inherited
   // there is the child's own copy and never used.
-  if (fd < 0 || ::dup2(fd, kCalibrationUntracedFd) != kCalibrationUntracedFd ||
-      ::dup2(fd, kCalibrationUntimedFd) != kCalibrationUntimedFd) {
+  if (fd < 0 || ::dup2(fd, kCalibrationUntracedFd) != kCalibrationUntracedFd) {
     shared->error = errno;
     return;
   }
@@ -149,8 +145,7 @@ int calibration_run(CalibrationShared* shared) noexcept {
   };
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
     shared->untraced_batch_ns[p] = batch(kCalibrationUntracedFd);
-    shared->traced_batch_ns[p] = batch(traced);
-    shared->count_batch_ns[p] = batch(kCalibrationUntimedFd);
+    for (int i = 0; i < kBatchCalls; ++i) write_line(traced);  // timed by the tracer
   }
   return 0;
 }
@@ -165,7 +160,7 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
     prefilter.push_back(static_cast<double>(ns) / kBatchCalls);
   }
   const double untraced_before = median(prefilter);
-  std::vector<double> untraced, traced, overhead, timed_cost, count_cost;
+  std::vector<double> untraced, traced, overhead;
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
     const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
     const double t = std::accumulate(first, first + kBatchCalls, 0.0,
@@ -180,8 +175,6 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
     traced.push_back(t);
     untraced.push_back(u);
     overhead.push_back(t - u);
-    timed_cost.push_back(static_cast<double>(shared.traced_batch_ns[p]) / kBatchCalls - u);
-    count_cost.push_back(static_cast<double>(shared.count_batch_ns[p]) / kBatchCalls - u);
   }
   c.samples = kCalibrationPairs * kBatchCalls;
   c.untraced_ns = median(untraced);
@@ -190,8 +183,6 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
   c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead) + filter_cost));
   c.overhead_se_ns = median_se(overhead);
   estimate_residual(samples, untraced, filter_cost, c);
-  c.timed_stop_ns = std::max(0.0, median(timed_cost));
-  c.count_stop_ns = std::max(0.0, median(count_cost));
   std::vector<double> off;
   for (auto it = samples.begin() + kTracedWarmup; it != samples.end(); ++it) {
     off.push_back(static_cast<double>(it->off));

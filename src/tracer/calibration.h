@@ -12,8 +12,6 @@ namespace iobench::tracing {
 
 /// The fd the calibration child writes to untraced; its filter lets write(2) on it through.
 inline constexpr int kCalibrationUntracedFd = 100;
-/// The fd of the calibration's count-only batches: traced, counted, never timed.
-inline constexpr int kCalibrationUntimedFd = 101;
 
 /// Untraced/traced batch pairs, after the warm-up.
 inline constexpr std::size_t kCalibrationPairs = 60;
@@ -27,16 +25,13 @@ struct CalibrationShared {
   int fd = -1;
   int error = 0;
   std::int64_t untraced_batch_ns[kCalibrationPairs] = {};
-  std::int64_t traced_batch_ns[kCalibrationPairs] = {};  // timed calls, the child's CPU time
-  std::int64_t count_batch_ns[kCalibrationPairs] = {};   // count-only calls, likewise
   std::int64_t prefilter_batch_ns[kCalibrationPrefilterBatches] = {};
 };
 
 /// Child, before the filter is loaded: opens the file, on two fds, and times untraced
 /// batches for the case the filter is refused (then every call stops, on either fd).
 void calibration_prepare(CalibrationShared* shared) noexcept;
-/// Child, under the calibration filter: warm-up, then untraced, timed and count-only batches
-/// in turn.
+/// Child, under the calibration filter: warm-up, then untraced and traced batches in turn.
 int calibration_run(CalibrationShared* shared) noexcept;
 
 /// Traced calls the calibration child makes, warm-up included.

@@ -1,8 +1,6 @@
 #include "tracer/session.h"
 
 #include <fmt/format.h>
-#include <linux/close_range.h>
-#include <linux/io_uring.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -29,10 +27,6 @@ namespace {
 // __WALL: threads report like processes. __WNOTHREAD: only our own children and tracees,
 // never a child another thread of the caller is waiting for.
 constexpr int kWaitFlags = __WALL | __WNOTHREAD;
-
-const std::string kNoFd = kNoFdPath;
-const std::string kBadFd = kBadFdPath;
-const std::string kRing = "anon_inode:[io_uring]";
 
 /// ptrace's ESRCH means the tracee died under us (SIGKILL); its exit is still to be reaped.
 void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char* what) {
@@ -115,6 +109,7 @@ void TraceSession::run() {
     const pid_t tid = ::wait4(-1, &raw, kWaitFlags, &usage);
     // Read the clock first: for an exit stop this closes the timed interval.
     const std::int64_t now = monotonic_ns();
+    if (config_.spinners != nullptr) config_.spinners->touch();
     if (tid < 0) {
       if (errno == EINTR) {
         throw_if_interrupted();  // SIGINT/SIGTERM: the destructor kills the tree
@@ -138,10 +133,7 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
     if (tid == main_pid_) {
       main_status_ = status;
       main_exit_ns_ = now_ns;
-      auto ns = [](const timeval& tv) {
-        return std::int64_t{tv.tv_sec} * 1'000'000'000 + std::int64_t{tv.tv_usec} * 1000;
-      };
-      main_cpu_ns_ = ns(usage.ru_utime) + ns(usage.ru_stime);
+      main_cpu_ns_ = to_ns(usage.ru_utime) + to_ns(usage.ru_stime);
     }
     forget(tid);
     return;
@@ -272,7 +264,6 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   if (loads_filter(nr, args)) processes_[t.tgid].own_filter = true;
   const SyscallInfo& sc = config_.table->info(nr);
   Process& p = processes_[t.tgid];
-  ++entry_stops_;
   if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
@@ -282,11 +273,9 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   const std::string* path = sc.write_family ? file_of(tid, p, sc, args) : nullptr;
   const TraceTally::Slot slot = tally_.record_call(t.tgid, static_cast<int>(nr), path);
   apply_fd_effect(tid, p, sc.fd_effect, args);  // after the lookup: it names this call's file
-  const bool untimed = config_.untimed_fd >= 0 && sc.fd_arg >= 0 &&
-                       static_cast<int>(args[sc.fd_arg]) == config_.untimed_fd;
   // Count mode, or a call the sample passes over: one stop, nothing more to learn.
   const std::uint32_t weight =
-      config_.mode == TraceMode::kCount || untimed ? 0 : tally_.sample(static_cast<int>(nr));
+      config_.mode == TraceMode::kCount ? 0 : tally_.sample(static_cast<int>(nr));
   if (weight == 0) {
     resume(tid, t);
     return;
@@ -302,151 +291,6 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   if (!t.run_delay) t.run_delay = RunDelay(tid);
   begin_timed_interval(t);
   resume(tid, t);
-}
-
-void TraceSession::begin_timed_interval(Thread& t) {
-  const RunDelay::Times tracee = t.run_delay.read_times();
-  t.cpu0 = tracee.cpu;
-  t.slices0 = tracee.slices;
-  t.waited0 = own_run_delay_.read() + tracee.wait;
-  // The interval starts as late as possible: everything above is tracer time.
-  t.t0 = monotonic_ns();
-}
-
-const std::string* TraceSession::file_of(pid_t tid, Process& p, const SyscallInfo& sc,
-                                         const std::uint64_t* args) {
-  if (sc.fd_arg < 0) return &kNoFd;
-  // With IORING_ENTER_REGISTERED_RING the "fd" is an index into the ring's own table:
-  // nothing to read in /proc, but it is a ring by definition.
-  if (sc.fd_effect == FdEffect::kRingEnter && (args[3] & IORING_ENTER_REGISTERED_RING) != 0) {
-    return &kRing;
-  }
-  const std::string& fd_path = p.fds.path(tid, static_cast<int>(args[sc.fd_arg]));
-  return fd_path.empty() ? &kBadFd : &fd_path;
-}
-
-void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info,
-                           std::int64_t now_ns) {
-  if (t.probe == Probe::kTiming) {
-    end_probe(tid, t, now_ns);
-  } else if (t.pending) {
-    t.pending = false;
-    const RunDelay::Times tracee = t.run_delay.read_times();
-    // Time either side spent waiting for the CPU is neither call nor tracer (run_delay.h).
-    const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
-    Held h{static_cast<long>(info.exit.rval), info.exit.is_error != 0,
-           IntervalSample{tracee.cpu - t.cpu0, 0}, tracee.cpu};
-    h.interval.off = now_ns - t.t0 - waited - h.interval.cpu;
-    h.interval.slices = tracee.slices - t.slices0;
-    waited_ns_ += waited;
-    interval_ns_ += now_ns - t.t0;
-    // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
-    if (!t.run_delay) h.interval = IntervalSample{now_ns - t.t0, 0};
-    // A failed call may be one the kernel restarts (-ERESTARTSYS): its registers are not ours
-    // to borrow.
-    if (!h.is_error && start_probe(tid, t, h)) return;
-    record(t, h, false);
-  }
-  resume(tid, t);
-}
-
-bool TraceSession::start_probe(pid_t tid, Thread& t, const Held& h) {
-  if (!config_.probe || !t.probe_ok || !seccomp_ || !t.run_delay || processes_[t.tgid].own_filter)
-    return false;
-  if (!arm_probe(tid, t.saved)) return false;
-  t.held = h;
-  t.probe = Probe::kArmed;
-  resume(tid, t);  // PTRACE_CONT: the filter stops the probe's write at its entry
-  return true;
-}
-
-void TraceSession::end_probe(pid_t tid, Thread& t, std::int64_t now_ns) {
-  const RunDelay::Times tracee = t.run_delay.read_times();
-  t.probe = Probe::kNone;
-  if (!disarm_probe(tid, t.saved)) {
-    if (errno == ESRCH) return;  // killed meanwhile: nothing will run with our registers
-    throw_errno("PTRACE_SETREGS", errno, kExitRunFailed);
-  }
-  const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
-  interval_ns_ += now_ns - t.t0;
-  waited_ns_ += waited;
-  t.held.interval.probe = tracee.cpu - t.cpu0;
-  probe_level_.add(t.held.interval.probe);
-  probe_sum_ns_ += t.held.interval.probe;
-  ++probed_;
-  record(t, t.held, true);
-}
-
-void TraceSession::cancel_probe(pid_t tid, Thread& t) {
-  if (t.probe != Probe::kArmed) return;
-  t.probe = Probe::kNone;
-  // The signal is delivered before the probe's syscall runs: the frame it saves must hold
-  // the program's registers, as if the call had just returned.
-  if (!disarm_probe(tid, t.saved) && errno != ESRCH) {
-    throw_errno("PTRACE_SETREGS", errno, kExitRunFailed);
-  }
-  record(t, t.held, false);
-}
-
-void TraceSession::record(Thread& t, const Held& h, bool probed) {
-  const std::int64_t slept = config_.sleep.slept(h.interval.off, h.interval.slices);
-  if (!probed) {  // the calibrated cost
-    const std::int64_t ns = h.interval.cpu - config_.overhead_ns;
-    TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, ns, slept, ns + slept,
-                            t.weight);
-  } else {
-    // The sums take the call less its own probe: the probe shares the call's CPU, speed and
-    // placement, and a spike in either cancels on average (tally.h trims what is left). The
-    // histogram takes the call less the recent probes' median: one call's time, not the
-    // difference of two noisy ones. Both less the calibrated residual (the caches the
-    // tracer's work evicted).
-    const std::int64_t paired = h.interval.cpu - h.interval.probe - config_.residual_ns;
-    const std::int64_t shown = h.interval.cpu - probe_level_.median() - config_.residual_ns + slept;
-    TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, paired, slept, shown,
-                            t.weight);
-  }
-  if (t.sample) config_.samples->push_back(h.interval);
-}
-
-void TraceSession::apply_fd_effect(pid_t tid, Process& p, FdEffect effect,
-                                   const std::uint64_t* args) {
-  switch (effect) {
-    case FdEffect::kNone:
-      return;
-    case FdEffect::kClose:
-      p.fds.forget(static_cast<int>(args[0]));
-      return;
-    case FdEffect::kCloseRange:
-      if (args[2] & CLOSE_RANGE_UNSHARE) {
-        p.fds.set_uncached();
-      } else {
-        p.fds.forget_range(static_cast<unsigned>(args[0]), static_cast<unsigned>(args[1]));
-      }
-      return;
-    case FdEffect::kDupOnto:
-      p.fds.forget(static_cast<int>(args[1]));
-      return;
-    case FdEffect::kUnshare:
-      if (args[0] & CLONE_FILES) p.fds.set_uncached();
-      return;
-    case FdEffect::kRingSetup:
-      // An SQPOLL ring's own thread runs IORING_OP_CLOSE with no syscall to stop at: no
-      // cached path of this table can be trusted from here on.
-      if (ring_setup_has_sqpoll(tid, args[1])) p.fds.set_uncached();
-      return;
-    case FdEffect::kRingEnter: {
-      // The ring may close any fd but itself (io_uring refuses to close a ring).
-      const int ring = static_cast<int>(args[0]);
-      if (args[3] & IORING_ENTER_REGISTERED_RING) {
-        p.fds.clear();
-        return;
-      }
-      std::string ring_path = p.fds.path(tid, ring);
-      p.fds.clear();
-      if (!ring_path.empty()) p.fds.remember(ring, std::move(ring_path));
-      return;
-    }
-  }
 }
 
 void TraceSession::on_event(pid_t tid, Thread& t, int event) {

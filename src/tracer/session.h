@@ -17,6 +17,7 @@
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "tracer/fd_paths.h"
+#include "tracer/idle_spinners.h"
 #include "tracer/probe.h"
 #include "tracer/run_delay.h"
 #include "tracer/syscalls.h"
@@ -44,15 +45,13 @@ struct SessionConfig {
   /// `unsampled_fd` (which stop only when the filter was refused).
   std::vector<IntervalSample>* samples = nullptr;
   int unsampled_fd = -1;
-  /// Calibration: write(2) on this fd is counted but never timed (one stop, as sampled-out
-  /// calls are).
-  int untimed_fd = -1;
   SleepRule sleep;  // from the calibration before the run
   /// Measure the tracer's cost next to each timed call (probe.h) instead of subtracting
   /// `overhead_ns`, which then serves only the calls a probe could not follow.
   bool probe = false;
-  std::int64_t overhead_ns = 0;  // calibrated cost per timed call
-  std::int64_t residual_ns = 0;  // calibrated: a probed call's cost beyond the probe
+  std::int64_t overhead_ns = 0;      // calibrated cost per timed call
+  std::int64_t residual_ns = 0;      // calibrated: a probed call's cost beyond the probe
+  IdleSpinners* spinners = nullptr;  // told of every stop (idle_spinners.h); may be null
 };
 
 class TraceSession {
@@ -71,8 +70,6 @@ class TraceSession {
 
   bool seccomp() const noexcept { return seccomp_; }
   const TraceTally& tally() const noexcept { return tally_; }
-  /// Entry (or seccomp) stops of every kind, bookkeeping included: one each the tracer cost.
-  std::uint64_t entry_stops() const noexcept { return entry_stops_; }
   /// Of the timed intervals' wall time, the part either side waited for a CPU: how busy the
   /// machine was while calls were being timed.
   double busy_share() const noexcept {
@@ -167,7 +164,6 @@ class TraceSession {
   std::map<pid_t, Process> processes_;
   std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
-  std::uint64_t entry_stops_ = 0;
   std::uint64_t probed_ = 0;
   std::int64_t probe_sum_ns_ = 0, reentry_sum_ns_ = 0;
   static constexpr double kUnsteadyRatio = 2;  // on a steady machine the mean is ~1.1-1.4x

@@ -22,6 +22,7 @@
 #include "tracer/calibration.h"
 #include "tracer/child_launch.h"
 #include "tracer/cpu_pin.h"
+#include "tracer/idle_spinners.h"
 #include "tracer/seccomp_filter.h"
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
@@ -119,16 +120,13 @@ struct Tracer::Impl {
     std::int64_t overhead_ns = 0;
     std::int64_t residual_ns = 0;
     int unsampled_fd = -1;
-    int untimed_fd = -1;
   };
   /// A finished session's result, before its times are corrected (tally.fill()).
   struct Traced {
     TraceResult result;
     TraceTally tally;
-    std::uint64_t entry_stops = 0;
     std::uint64_t probed = 0;
     double probe_level_ns = 0;  // the probes' median cost: what was subtracted, typically
-    double stop_cost_ns = 0;    // what any stop costs the tracee, from the probes
     bool stops_unsteady = false;
   };
 
@@ -136,6 +134,8 @@ struct Tracer::Impl {
 
   Traced trace(const std::function<int()>& child_main,
                std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
+  /// The finished session's figures, into `traced`; `start` is when the child was released.
+  static void collect(const TraceSession& session, std::int64_t start, Traced& traced);
   void run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
                     std::optional<std::chrono::nanoseconds> timeout, TraceResult& result);
   void calibrate();
@@ -173,37 +173,12 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
     after = *impl_->calibration;
   }
   TraceResult& r = t.result;
-  if (std::getenv("IOBENCH_DEBUG"))
-    std::fprintf(stderr,
-                 "DBG before res=%lld ovh=%lld probed=%d | after res=%lld ovh=%lld | timed=%llu "
-                 "probed=%llu level=%.0f stopcost=%.0f\n",
-                 (long long)before.residual_ns, (long long)before.overhead_ns, (int)before.probed,
-                 (long long)after.residual_ns, (long long)after.overhead_ns,
-                 (unsigned long long)t.tally.timed_calls(), (unsigned long long)t.probed,
-                 t.probe_level_ns, t.stop_cost_ns);
   r.probed_calls = t.probed;
   Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
   // An error of a second per call: every 95% interval holds 0, and every time reads "—".
   if (t.stops_unsteady) overhead.se_ns = 1e9;
   r.overhead_ns =
       t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
-  if (timing && r.available && r.seccomp) {
-    const auto timed = static_cast<double>(t.tally.timed_calls());
-    const double counted = static_cast<double>(t.entry_stops) - timed;
-    if (t.probed > 0) {
-      // Every stop costs the tracee what half a probe does (session.h): measured in this run,
-      // so the share of time holds on a machine whose speed moves.
-      const double stops =
-          static_cast<double>(t.entry_stops) + timed + 2 * static_cast<double>(t.probed);
-      // Each resume also leaves the tracee's caches cold for whatever it runs next, its own
-      // code as much as the next call: the calibrated residual per stop, as for a call.
-      const double residual = static_cast<double>(before.residual_ns + after.residual_ns) / 2;
-      r.tracer_cost_ns = std::llround(stops * (t.stop_cost_ns + std::max(0.0, residual)));
-    } else {
-      r.tracer_cost_ns = std::llround(timed * (before.timed_stop_ns + after.timed_stop_ns) / 2 +
-                                      counted * (before.count_stop_ns + after.count_stop_ns) / 2);
-    }
-  }
   if (r.available) t.tally.fill(r, impl_->table, overhead);
   return r;
 }
@@ -248,6 +223,8 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   if (pid == 0) run_child(plan);
   ChildGuard guard(pid);
   child_end.reset();
+  // Before the pin: they spin on the CPUs the program may use, not just the tracer's.
+  IdleSpinners spinners(true);
   // After fork, so only the tracer is pinned: the program keeps the affinity it would have
   // had untraced (a program sizing its threads by its CPU count must not see one).
   CpuPin pin(options.pin);
@@ -261,32 +238,33 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   }
   result.available = true;
 
-  TraceSession session(
-      SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
-                    hooks.samples, hooks.unsampled_fd, hooks.untimed_fd, hooks.sleep, hooks.probe,
-                    hooks.overhead_ns, hooks.residual_ns},
-      pid);
+  TraceSession session(SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table,
+                                     report.get(), hooks.samples, hooks.unsampled_fd, hooks.sleep,
+                                     hooks.probe, hooks.overhead_ns, hooks.residual_ns, &spinners},
+                       pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
   const std::int64_t start = monotonic_ns();
   release_child(parent_end.get(), Verdict::kTraced);  // if it is gone, run() reaps it
   parent_end.reset();
   session.run();
-
   result.timed_out = watchdog.expired();
+  collect(session, start, traced);
+  return traced;
+}
+
+void Tracer::Impl::collect(const TraceSession& session, std::int64_t start, Traced& traced) {
+  TraceResult& result = traced.result;
   result.seccomp = session.seccomp();
   result.lost_privileges = session.lost_privileges();
   result.wall_ns = session.main_exit_ns() - start;
   result.cpu_ns = session.main_cpu_ns();
   if (session.main_status()) set_ending(result, *session.main_status());
   traced.tally = session.tally();
-  traced.entry_stops = session.entry_stops();
   traced.probed = session.probed_calls();
   traced.probe_level_ns = session.probe_level_ns();
-  traced.stop_cost_ns = session.stop_cost_ns();
   traced.stops_unsteady = session.stops_unsteady();
   result.busy_share = session.busy_share();
-  return traced;
 }
 
 void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
@@ -325,7 +303,6 @@ void Tracer::Impl::calibrate() {
   hooks.before_filter = &prepare;
   hooks.samples = &samples;
   hooks.unsampled_fd = kCalibrationUntracedFd;
-  hooks.untimed_fd = kCalibrationUntimedFd;
   const TraceResult r = trace(run, kCalibrationTimeout, hooks).result;
   if (!r.available) {
     calibration = TracerCalibration{};  // nothing is ever timed, nothing to subtract

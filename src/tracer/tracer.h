@@ -43,8 +43,6 @@ struct TracerCalibration {
   double traced_ns = 0;               // the same call, entry stop to exit stop, under the tracer
   std::int64_t overhead_ns = 0;       // traced - untraced: what run() subtracts per timed call
   double overhead_se_ns = 0;          // standard error of overhead_ns
-  double timed_stop_ns = 0;           // a timed call's whole cost to the program's CPU time
-  double count_stop_ns = 0;           // a counted-only call's (one stop)
   std::int64_t off_median_ns = 0;     // the tracer's latency in an interval (run_delay.h)
   std::int64_t off_threshold_ns = 0;  // its spread: what a sleep must exceed to count
   /// With a probe next to each timed call (probe.h): what its interval holds beyond the probe's

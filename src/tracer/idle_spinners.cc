@@ -1,0 +1,76 @@
+#include "tracer/idle_spinners.h"
+
+#include <sched.h>
+
+#include "base/monotonic_clock.h"
+
+namespace iobench::tracing {
+
+namespace {
+
+/// How long a spinner goes on after the last stop before it parks: longer than the gap
+/// between a busy program's calls, short enough that an idle program costs nothing.
+constexpr std::int64_t kLingerNs = 2'000'000;
+
+void relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();  // a spin-wait hint: frees the core's resources for a sibling
+#endif
+}
+
+}  // namespace
+
+IdleSpinners::IdleSpinners(bool enable) {
+  if (!enable) return;
+  cpu_set_t mask;
+  if (::sched_getaffinity(0, sizeof(mask), &mask) != 0 || CPU_COUNT(&mask) < 2) return;
+  shared_ = std::make_unique<Shared>();
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &mask)) continue;
+    try {
+      threads_.emplace_back(spin, std::ref(*shared_), cpu);
+    } catch (...) {
+      break;  // no thread: fewer spinners, slower stops, never a wrong count
+    }
+  }
+}
+
+IdleSpinners::~IdleSpinners() {
+  if (!shared_) return;
+  shared_->quit.store(true);
+  shared_->generation.fetch_add(1);
+  shared_->generation.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void IdleSpinners::spin(Shared& s, int cpu) noexcept {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  // Without its CPU or the idle policy a spinner would compete with the program: give up.
+  if (::sched_setaffinity(0, sizeof(one), &one) != 0) return;
+  const sched_param param{};
+  if (::sched_setscheduler(0, SCHED_IDLE, &param) != 0) return;
+  std::uint64_t seen = s.stops.load();
+  std::int64_t last = monotonic_ns();
+  while (!s.quit.load(std::memory_order_relaxed)) {
+    const std::uint64_t stops = s.stops.load(std::memory_order_relaxed);
+    const std::int64_t now = monotonic_ns();
+    if (stops != seen) {
+      seen = stops;
+      last = now;
+    } else if (now - last > kLingerNs) {
+      const std::uint32_t generation = s.generation.load();
+      s.parked.fetch_add(1);
+      // Re-checked after announcing the park: a stop between the two is either seen here
+      // or made touch() bump the generation, so the wait cannot miss it.
+      if (s.stops.load() == seen && !s.quit.load()) s.generation.wait(generation);
+      s.parked.fetch_sub(1);
+      seen = s.stops.load();
+      last = monotonic_ns();
+    }
+    relax();
+  }
+}
+
+}  // namespace iobench::tracing
