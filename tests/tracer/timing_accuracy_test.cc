@@ -18,28 +18,6 @@ namespace {
 constexpr int kWrites = 100'000;
 constexpr int kAttempts = 5;
 
-/// One untraced one-line write(2) to a file in `dir`, in ns: the truth a corrected time is
-/// held to (what (unbuffered - format-only) / N measures in the demo).
-double untraced_write_ns(const TempDir& dir) {
-  const std::string path = dir.file("untraced");
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  const char line[] = "line 000000\n";
-  // CPU time, not wall time: on a shared machine a wall clock also counts the time other
-  // processes ran, which the tracer rightly leaves out (run_delay.h). A page-cache write
-  // does not sleep, so its CPU time is its cost.
-  timespec t0{}, t1{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  for (int i = 0; i < kWrites; ++i) {
-    if (::write(fd, line, kLineBytes) != static_cast<ssize_t>(kLineBytes)) break;
-  }
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-  ::close(fd);
-  ::unlink(path.c_str());
-  return (static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
-          static_cast<double>(t1.tv_nsec - t0.tv_nsec)) /
-         kWrites;
-}
-
 struct Attempt {
   double corrected = 0, reference = 0;
   bool uncertain = false;
@@ -50,10 +28,10 @@ struct Attempt {
 /// and just after, so a load that comes and goes weighs on both alike.
 Attempt attempt(Tracer& tracer, const TempDir& dir) {
   Attempt a;
-  const double before = untraced_write_ns(dir);
+  const double before = untraced_write_ns(dir.file("untraced"), kWrites);
   Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kWrites)});
   const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(120));
-  a.reference = (before + untraced_write_ns(dir)) / 2;
+  a.reference = (before + untraced_write_ns(dir.file("untraced"), kWrites)) / 2;
   EXPECT_EQ(r.exit_code, 0);
   const SyscallStats& w = r.syscalls.at("write");
   EXPECT_EQ(w.calls, static_cast<std::uint64_t>(kWrites));
@@ -123,7 +101,7 @@ TEST_F(TimingAccuracy, BesideAnOnOffLoadNeverAWrongNumber) {
   options.calibration_dir = dir.path();
   Tracer tracer(options);
   double quiet = 0;
-  for (int i = 0; i < 3; ++i) quiet += untraced_write_ns(dir) / 3;
+  for (int i = 0; i < 3; ++i) quiet += untraced_write_ns(dir.file("untraced"), kWrites) / 3;
   bool held = false;
   for (int i = 0; i < 3 && !held; ++i) {
     OnOffLoad load;

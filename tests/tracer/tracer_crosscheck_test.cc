@@ -93,24 +93,6 @@ TEST_F(CrossCheck, WriteCountsMatchPerfTracepoint) {
   }
 }
 
-double untraced_write_ns(const std::string& path, int n) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  const char line[] = "line 000000\n";
-  // CPU time, not wall time: on a shared machine a wall clock also counts the time other
-  // processes ran, which the tracer rightly leaves out (run_delay.h). A page-cache write
-  // does not sleep, so its CPU time is its cost.
-  timespec t0{}, t1{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  for (int i = 0; i < n; ++i) {
-    if (::write(fd, line, kLineBytes) != static_cast<ssize_t>(kLineBytes)) break;
-  }
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-  ::close(fd);
-  return (static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
-          static_cast<double>(t1.tv_nsec - t0.tv_nsec)) /
-         n;
-}
-
 // A real check, not a print: the corrected time of a one-line write must come within a
 // factor 1.5 of its untraced cost in one of five attempts (retried: CI shares its CPUs), or
 // the product must say itself that it could not measure it. Subtracting the overhead twice,

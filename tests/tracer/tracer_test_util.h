@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -70,6 +72,27 @@ class Command {
 
 /// A strategy's outcome as the traced child's exit status, so that "failed" can never pass for
 /// "unsupported": 0 ok, 1 failed, kUnsupportedExit unsupported.
+/// One untraced one-line write(2) to `path`, n times, in CPU ns per write: the truth a
+/// corrected time is held to (what (unbuffered - format-only) / N measures in the demo).
+/// CPU time, not wall time: on a shared machine a wall clock also counts the time other
+/// processes ran, which the tracer rightly leaves out (run_delay.h). A page-cache write does
+/// not sleep, so its CPU time is its cost. The file is removed after.
+inline double untraced_write_ns(const std::string& path, int n) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const char line[] = "line 000000\n";
+  timespec t0{}, t1{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  for (int i = 0; i < n; ++i) {
+    if (::write(fd, line, kLineBytes) != static_cast<ssize_t>(kLineBytes)) break;
+  }
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  ::close(fd);
+  ::unlink(path.c_str());
+  return (static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
+          static_cast<double>(t1.tv_nsec - t0.tv_nsec)) /
+         n;
+}
+
 inline constexpr int kUnsupportedExit = 2;
 inline int exit_status_of(const StrategyOutcome& out) noexcept {
   if (out.status == RunStatus::kOk) return 0;
