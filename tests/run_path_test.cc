@@ -3,10 +3,15 @@
 // the counted run), and nothing of a strategy run outlives a SIGKILLed iobench.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -102,6 +107,85 @@ TEST(CompareOnTheRunnersPath, ACommandWithAnOutlierRunIsCalledNoisy) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(row(json::parse(r.out), "bumpy")["noisy"], true);
   EXPECT_NE(r.err.find("iobench: warning: timings of bumpy vary"), std::string::npos) << r.err;
+}
+
+// ---- a SIGKILLed iobench (PR_SET_PDEATHSIG) ----
+
+/// The first child of `pid`'s main thread (the one that forks runs), or 0.
+pid_t first_child(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  pid_t child = 0;
+  in >> child;
+  return child;
+}
+
+/// Whether `pid` runs: it exists and has not exited (no zombie).
+bool running(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t end = stat.rfind(") ");  // the name may hold anything but ends there
+  return end != std::string::npos && end + 2 < stat.size() && stat[end + 2] != 'Z';
+}
+
+/// Whether the strategy has begun writing its file in iobench's private directory under
+/// `dir`: its child is past its set-up (PR_SET_PDEATHSIG comes before the strategy).
+bool strategy_writing(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const auto size = std::filesystem::file_size(e.path() / "unbuffered.out", ec);
+    if (!ec && size > 0) return true;
+  }
+  return false;
+}
+
+pid_t start_iobench(const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>(IOBENCH_BIN)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execv(IOBENCH_BIN, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+/// Kills iobench while a strategy's child runs; returns the orphan's wait status, or -1 when
+/// iobench happened to be between two runs (no orphan: try again).
+int status_of_orphan_after_sigkill(const std::string& dir) {
+  const pid_t iobench_pid =
+      start_iobench({"--lines", "2000000", "--strategy", "unbuffered", "--runs", "50", "--warmup",
+                     "0", "--no-trace", "--format", "json", "--dir", dir});
+  pid_t child = 0;
+  EXPECT_TRUE(wait_until([&] {
+    child = first_child(iobench_pid);
+    return child > 0 && running(child) && strategy_writing(dir);
+  })) << "no strategy run started";
+  ::kill(iobench_pid, SIGKILL);
+  int st = 0;
+  EXPECT_EQ(::waitpid(iobench_pid, &st, 0), iobench_pid);
+  // We are the subreaper: the child iobench left, if any, is ours now.
+  pid_t orphan = 0;
+  EXPECT_TRUE(wait_until([&] {
+    orphan = ::waitpid(-1, &st, WNOHANG);
+    return orphan != 0;
+  })) << "an orphan still runs";
+  return orphan > 0 ? st : -1;
+}
+
+TEST(NothingOutlivesIobench, ASigkilledIobenchTakesItsStrategyRunWithIt) {
+  ScratchDir dir;
+  // The test adopts what iobench leaves, so the orphan's wait status says how it ended: by
+  // SIGKILL on iobench's death, or by finishing its run (status 0) with nobody waiting.
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int st = -1;
+  for (int attempt = 0; attempt < 5 && st == -1; ++attempt)
+    st = status_of_orphan_after_sigkill(dir.path());
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  ASSERT_NE(st, -1) << "iobench was between runs at every kill";
+  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+      << "the strategy's child ran on after iobench died (exit status "
+      << (WIFEXITED(st) ? WEXITSTATUS(st) : -1) << ")";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,6 +46,18 @@ int child_main(const Strategy& strategy, const WriteJob& job, Report* report) no
   return 0;
 }
 
+/// In an untraced child, before the strategy: die with iobench. A SIGKILLed iobench cannot
+/// kill its tree, and a strategy of many lines would run on for seconds, writing into a
+/// private directory nobody will remove. (A traced child has PTRACE_O_EXITKILL; a command
+/// gets nothing, since the setting would survive exec and change what its program sees.)
+/// The signal follows the death of the *thread* that forked: the runner forks and waits on
+/// the same thread, so that thread outlives the child.
+void die_with_parent(pid_t parent) noexcept {
+  (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // iobench died between fork and prctl: the signal was never armed, so end here.
+  if (::getppid() != parent) ::_exit(1);
+}
+
 }  // namespace
 
 StrategyWorkload::StrategyWorkload(const Strategy& strategy, const StrategyParams& params,
@@ -73,7 +86,13 @@ ChildRun StrategyWorkload::run(CountingBackend* counted,
     run = run_counted(
         *counted, [&]() noexcept { return child_main(strategy_, j, shared); }, timeout);
   } else {
-    run = run_untraced([&]() noexcept { ::_exit(child_main(strategy_, j, shared)); }, timeout);
+    const pid_t parent = ::getpid();
+    run = run_untraced(
+        [&]() noexcept {
+          die_with_parent(parent);
+          ::_exit(child_main(strategy_, j, shared));
+        },
+        timeout);
   }
   run.finished = shared->finished;
   run.outcome = shared->outcome;
