@@ -54,9 +54,9 @@ class Runner {
   explicit Runner(const RunSettings& settings);
   ~Runner();
 
-  /// Runs every strategy of the options; on_result sees each row as soon as it is complete
-  /// (after all timed runs when they interleave), so a later failure loses nothing already
-  /// measured.
+  /// Runs every strategy of the options (a Runner made from BenchOptions); on_result sees each row
+  /// as soon as it is complete (after all timed runs when they interleave), so a later failure
+  /// loses nothing already measured.
   std::vector<StrategyResult> run(const ResultSink& on_result = {});
   /// Run one strategy (all its runs).
   StrategyResult run_one(const Strategy& strategy);
