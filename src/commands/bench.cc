@@ -2,17 +2,17 @@
 // lands, then the table, the expectations and the baseline comparison.
 #include "commands/bench.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <optional>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "base/error.h"
 #include "check/baseline.h"
-#include "report/presentation.h"
 #include "report/dirs.h"
 #include "report/junit.h"
+#include "report/presentation.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
 #include "run/live_table.h"
@@ -20,6 +20,30 @@
 #include "run/runner.h"
 
 namespace iobench {
+
+namespace {
+
+/// The comparison with the baseline: on stdout under a table (else stderr, away from the
+/// data), each regression on stderr, its JUnit cases added. Returns false on a regression.
+bool report_baseline(const Baseline& baseline, const BenchOptions& o, const BenchReport& rep,
+                     std::vector<JUnitCase>& junit) {
+  const BaselineComparison cmp =
+      compare_with_baseline(baseline, rep, o.count_tolerance, o.time_tolerance);
+  const std::string text = render_comparison(cmp);
+  if (o.format == OutputFormat::kTable)
+    write_stdout(text);
+  else
+    std::fputs(text.c_str(), stderr);
+  for (const auto& d : cmp.diffs)
+    if (d.regression)
+      fmt::print(stderr, "iobench: regression: {}.{}: {} → {} ({})\n", d.strategy, d.metric,
+                 d.before, d.after, d.change);
+  const std::vector<JUnitCase> compared = junit_cases(cmp);
+  junit.insert(junit.end(), compared.begin(), compared.end());
+  return !cmp.regressed();
+}
+
+}  // namespace
 
 int run_bench(const BenchOptions& o) {
   // Read the baseline first: a bad one is a usage error, found before anything runs.
@@ -30,8 +54,10 @@ int run_bench(const BenchOptions& o) {
   }
 
   BenchReport rep = bench_report_header(o);
-  if (std::string(IOBENCH_BUILD_TYPE) != "Release" && std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
-    fmt::print(stderr, "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
+  if (std::string(IOBENCH_BUILD_TYPE) != "Release" &&
+      std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
+    fmt::print(stderr,
+               "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
   Progress progress;  // on stderr, only when it is a terminal
   LiveTable live(o.format, progress);
@@ -56,28 +82,12 @@ int run_bench(const BenchOptions& o) {
 
   int status = kExitOk;
   for (const auto& r : rep.results)
-    if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout) status = kExitRunFailed;
-  const bool table = o.format == OutputFormat::kTable;
+    if (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout)
+      status = kExitRunFailed;
   const std::vector<ExpectationOutcome> verdicts = check_expectations(o.expectations, rep.results);
-  if (!report_expectations(verdicts, table)) status = kExitCheckFailed;
+  if (!report_expectations(verdicts, o.format == OutputFormat::kTable)) status = kExitCheckFailed;
   std::vector<JUnitCase> junit = junit_cases(verdicts);
-  if (baseline) {
-    BaselineComparison cmp = compare_with_baseline(*baseline, rep, o.count_tolerance, o.time_tolerance);
-    std::string text = render_comparison(cmp);
-    if (table)
-      write_stdout(text);
-    else
-      std::fputs(text.c_str(), stderr);
-    if (cmp.regressed()) {
-      for (const auto& d : cmp.diffs)
-        if (d.regression)
-          fmt::print(stderr, "iobench: regression: {}.{}: {} → {} ({})\n", d.strategy, d.metric,
-                     d.before, d.after, d.change);
-      status = kExitCheckFailed;
-    }
-    const std::vector<JUnitCase> compared = junit_cases(cmp);
-    junit.insert(junit.end(), compared.begin(), compared.end());
-  }
+  if (baseline && !report_baseline(*baseline, o, rep, junit)) status = kExitCheckFailed;
   // Written whatever the verdicts: a failed check is exactly what a CI dashboard must show.
   if (!o.export_junit.empty())
     write_file_atomically(o.export_junit, render_junit("iobench", junit), "--export-junit: ");

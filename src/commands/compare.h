@@ -1,6 +1,7 @@
 // `iobench compare`: real programs side by side, the way hyperfine runs them (warm-ups, then
 // timed runs of the whole process, no shell unless asked), plus one traced run each for the
-// exact write calls, in the same table, summary, JSON and chart as the strategies.
+// exact write calls, in the same table, summary, JSON and chart as the strategies. Each
+// command runs through the same Runner as a strategy (run/command_workload.h).
 #pragma once
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "cli/options.h"
+#include "run/command_workload.h"  // attribute_command_writes
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -51,9 +53,5 @@ std::string compare_help();
 /// Runs every command; prints the table (or JSON), draws --plot; returns the exit status
 /// (3 when a command failed).
 int run_compare(const CompareOptions& options);
-
-/// A command's write_calls, syscall_time_ns and bytes (what those calls wrote): count_writes
-/// for a traced program (README "What counts as a write").
-void attribute_command_writes(const TraceResult& trace, StrategyResult& result);
 
 }  // namespace iobench

@@ -1,5 +1,5 @@
-// The timed runs of one row, summarised once: a strategy's (runner.cc) and a command's
-// (compare.cc) are measured the same way, so they are aggregated by the same code.
+// The timed runs of one row, summarised once: a strategy's and a command's (both through
+// runner.cc) are measured the same way, so they are aggregated by the same code.
 #pragma once
 
 #include <sys/resource.h>

@@ -1,35 +1,36 @@
 #include "run/runner.h"
 
 #include <fmt/format.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <random>
 
-#include "base/error.h"
-#include "run/child.h"
 #include "run/host_info.h"
 #include "run/noise.h"
 #include "run/run_plan.h"
 #include "run/run_samples.h"
+#include "run/strategy_workload.h"
 #include "run/temp_dir.h"
-#include "run/verify.h"
-#include "strategies/support/line_format.h"
 #include "tracer/counting_backend.h"
 #include "tracer/cpu_pin.h"
-#include "tracer/write_calls.h"
 
 namespace iobench {
+namespace {
+
+RunSettings settings_of(const BenchOptions& o) {
+  return {o.runs, o.warmup, o.interleave, o.keep, o.trace, o.tracer, o.timeout};
+}
+
+}  // namespace
 
 struct Runner::Impl {
-  const BenchOptions& options;
-  TempDir dir;
+  RunSettings settings;
+  const BenchOptions* bench = nullptr;  // a strategies' runner only
+  std::optional<TempDir> dir;           // a strategies' runner only
   std::string canonical_dir;
-  std::string filesystem;                    // of options.dir, on every row
+  std::string filesystem;                    // of options.dir, on every strategy's row
   std::unique_ptr<CountingBackend> backend;  // null with --no-trace
   bool warned_untraceable = false;
   bool warned_no_seccomp = false;
@@ -38,26 +39,40 @@ struct Runner::Impl {
   int timed_runs = 0;  // timed runs so far: each sample's place in the order they ran
   std::mt19937_64 rng{std::random_device{}()};  // the interleaved order; fresh every run
 
-  explicit Impl(const BenchOptions& o) : options(o), dir(o.dir) {
+  explicit Impl(const RunSettings& s) : settings(s) {
+    if (s.trace) backend = make_counting_backend(s.tracer);
+  }
+
+  explicit Impl(const BenchOptions& o)
+      : settings(settings_of(o)), bench(&o), dir(std::in_place, o.dir) {
     // The tracer names files by what /proc/PID/fd shows: the canonical path.
-    char* real = ::realpath(dir.path().c_str(), nullptr);
-    canonical_dir = real ? real : dir.path();
+    char* real = ::realpath(dir->path().c_str(), nullptr);
+    canonical_dir = real ? real : dir->path();
     ::free(real);
     filesystem = filesystem_type(o.dir);
-    if (options.keep) dir.keep();
-    if (options.trace) {
-      TracerOptions t = options.tracer;
+    if (o.keep) dir->keep();
+    if (o.trace) {
+      TracerOptions t = o.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
-      if (t.calibration_dir.empty()) t.calibration_dir = dir.path();
+      if (t.calibration_dir.empty()) t.calibration_dir = dir->path();
       backend = make_counting_backend(t);
     }
+  }
+
+  /// The rows of the options' strategies, each writing into the private directory.
+  std::vector<std::unique_ptr<Workload>> strategies(const std::vector<const Strategy*>& all) {
+    std::vector<std::unique_ptr<Workload>> rows;
+    rows.reserve(all.size());
+    for (const Strategy* s : all)
+      rows.push_back(
+          std::make_unique<StrategyWorkload>(*s, bench->params, dir->path(), canonical_dir));
+    return rows;
   }
 };
 
 Runner::Runner(const BenchOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Runner::Runner(const RunSettings& settings) : impl_(std::make_unique<Impl>(settings)) {}
 Runner::~Runner() = default;
-
-const std::string& Runner::private_dir() const { return impl_->dir.path(); }
 
 std::int64_t Runner::tracer_overhead_ns() const {
   return impl_->backend ? impl_->backend->overhead_ns() : 0;
@@ -67,25 +82,26 @@ bool Runner::tracer_pinned() const { return impl_->pinned; }
 
 void Runner::set_observer(RunObserver observer) { impl_->observer = std::move(observer); }
 
-std::vector<StrategyResult> Runner::run(
-    const std::function<void(const StrategyResult&)>& on_result) {
-  const std::vector<const Strategy*>& all = impl_->options.strategies;
-  if (impl_->options.interleave) return run_rows(all, on_result);
-  std::vector<StrategyResult> results;  // --no-interleave: each row whole, one after another
-  results.reserve(all.size());
-  for (const Strategy* s : all) results.push_back(run_rows({s}, on_result).front());
-  return results;
+std::vector<StrategyResult> Runner::run(const ResultSink& on_result) {
+  const std::vector<std::unique_ptr<Workload>> rows = impl_->strategies(impl_->bench->strategies);
+  std::vector<Workload*> workloads;
+  workloads.reserve(rows.size());
+  for (const auto& w : rows) workloads.push_back(w.get());
+  return run_workloads(workloads, on_result);
 }
 
-void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
-                           StrategyResult& result) {
-  const WriteCount count = count_writes(trace, target_path);
-  result.write_calls = count.calls;
-  result.syscall_time_ns = count.time_ns;
-  result.timed_calls = count.timed_calls;
-  result.syscall_time_ci95_ns = count.time_ci95_ns;
-  if (auto busiest = trace.syscalls.find(count.busiest); busiest != trace.syscalls.end())
-    result.latency = busiest->second.latency;
+StrategyResult Runner::run_one(const Strategy& s) {
+  const std::vector<std::unique_ptr<Workload>> rows = impl_->strategies({&s});
+  return run_rows({rows.front().get()}, {}).front();
+}
+
+std::vector<StrategyResult> Runner::run_workloads(const std::vector<Workload*>& workloads,
+                                                  const ResultSink& on_result) {
+  if (impl_->settings.interleave) return run_rows(workloads, on_result);
+  std::vector<StrategyResult> results;  // --no-interleave: each row whole, one after another
+  results.reserve(workloads.size());
+  for (Workload* w : workloads) results.push_back(run_rows({w}, on_result).front());
+  return results;
 }
 
 void set_syscall_share(StrategyResult& r) {
@@ -105,35 +121,10 @@ void set_syscall_share(StrategyResult& r) {
   r.syscall_share = std::clamp(share, 0.0, 1.0);
 }
 
-namespace {
-
-/// Why a run failed, in one line, or "" when it did not.
-std::string run_failure(const ChildRun& run, const Strategy& s, const WriteJob& job,
-                        const std::string& path) {
-  if (run.timed_out) return "timed out";
-  if (run.term_signal != 0)
-    return fmt::format("killed by signal {} ({})", run.term_signal, ::strsignal(run.term_signal));
-  if (!run.finished)
-    return fmt::format("child exited with status {} before reporting", run.exit_code);
-  if (run.outcome.status != RunStatus::kOk) return run.outcome.message;
-  if (!s.writes_file) {
-    if (run.outcome.produced_bytes != job.expected_bytes)
-      return fmt::format("formatted {} bytes, expected {}", run.outcome.produced_bytes,
-                         job.expected_bytes);
-    return verify_file(path, 0);  // the file it created must stay empty
-  }
-  return verify_file(path, job.params.lines, line_format(job.params));
-}
-
-}  // namespace
-
-/// One strategy's row while its runs are under way; its timed runs may interleave with
-/// other rows'.
+/// One row while its runs are under way; its timed runs may interleave with other rows'.
 struct Runner::Row {
-  const Strategy* strategy;
+  Workload* work;
   StrategyResult r;
-  std::string name, path;  // the output file's name, and its path in the private directory
-  const BenchOptions* options;
   int started = 0, planned = 0;  // child runs begun; timed runs planned so far
   bool done = false;             // finished early: unsupported or failed
   std::int64_t estimate_ns = 0;  // the last warm-up's time: how many runs --runs auto needs
@@ -141,29 +132,29 @@ struct Runner::Row {
   std::vector<std::int64_t> times;  // also in samples: the noise check and --runs auto read them
   RunSamples samples;
 
-  Row(const Strategy& s, const BenchOptions& o, const TempDir& dir)
-      : strategy(&s), name(std::string(s.name) + ".out"), path(dir.file(name)), options(&o) {
-    r.strategy = std::string(s.name);
-    r.bytes = expected_bytes(o.params);
+  explicit Row(Workload& w) : work(&w), r(w.row()) {}
+
+  /// Removes the file a run left, if the workload has one.
+  void discard() const {
+    if (!work->output().empty()) ::unlink(work->output().c_str());
   }
-  WriteJob job() const { return {path.c_str(), options->params, r.bytes}; }
 
   /// Returns false when the row is finished (unsupported or failed).
   bool account(const ChildRun& run) {
-    std::string why = run_failure(run, *strategy, job(), path);
+    std::string why = work->failure(run);
     if (why.empty()) {
-      r.verified = true;
+      if (!work->output().empty()) r.verified = true;  // a command's files are never checked
       return true;
     }
-    if (run.finished && run.outcome.status == RunStatus::kUnsupported) {
+    if (run.unsupported()) {
       r.status = ResultStatus::kUnsupported;
       r.verified.reset();
     } else {
       r.status = run.timed_out ? ResultStatus::kTimeout : ResultStatus::kFailed;
-      r.verified = false;
+      if (!work->output().empty()) r.verified = false;
     }
     r.error = why;
-    ::unlink(path.c_str());  // never leave a partial file behind
+    discard();  // never leave a partial file behind
     done = true;
     return false;
   }
@@ -185,23 +176,23 @@ struct Runner::Row {
 
 void Runner::notify(Row& row, RunKind kind) {
   const bool traced = impl_->backend != nullptr;
-  const int total = impl_->options.warmup + row.planned + (traced ? 1 : 0);
-  if (impl_->observer) impl_->observer({row.strategy->name, ++row.started, total, kind});
+  const int total = impl_->settings.warmup + row.planned + (traced ? 1 : 0);
+  if (impl_->observer) impl_->observer({row.r.strategy, ++row.started, total, kind});
 }
 
 void Runner::warm_up(Row& row) {
-  const BenchOptions& o = impl_->options;
+  const RunSettings& o = impl_->settings;
   for (int i = 0; i < o.warmup && !row.done; ++i) {
     notify(row, RunKind::kWarmup);
-    ChildRun run = run_untraced(*row.strategy, row.job(), o.timeout);
+    ChildRun run = row.work->run(nullptr, o.timeout);
     if (!row.account(run)) return;
     row.estimate_ns = run.elapsed_ns;
-    ::unlink(row.path.c_str());  // O_EXCL: every run creates the file anew
+    row.discard();
   }
 }
 
 void Runner::run_timed(std::vector<Row>& rows) {
-  const BenchOptions& o = impl_->options;
+  const RunSettings& o = impl_->settings;
   const bool keep_last = o.keep && !impl_->backend;
   // Batches until every row has its runs: one for --runs N, another for --runs auto when
   // the warm-up's estimate fell short of the timed work it asks for.
@@ -218,19 +209,35 @@ void Runner::run_timed(std::vector<Row>& rows) {
       Row& row = rows[i];
       if (row.done) continue;  // failed earlier in this batch
       notify(row, RunKind::kTimed);
-      ::unlink(row.path.c_str());  // the file --keep left from this row's previous run
-      ChildRun run = run_untraced(*row.strategy, row.job(), o.timeout);
+      ChildRun run = row.work->run(nullptr, o.timeout);
       if (!row.account(run)) continue;
       row.add_sample(run, impl_->timed_runs++);
-      if (!keep_last) ::unlink(row.path.c_str());
+      if (!keep_last) row.discard();
     }
   }
   for (Row& row : rows)
     if (!row.done) row.summarize_timed();
 }
 
+/// The warnings a counted run may give, each once per runner.
+void Runner::warn_once(const TraceResult& t, const StrategyResult& r) {
+  if (!t.available && !impl_->warned_untraceable) {
+    fmt::print(stderr, "iobench: warning: cannot trace ({}); syscall counts unavailable\n",
+               t.unavailable_reason);
+    impl_->warned_untraceable = true;
+  }
+  if (t.available && !t.seccomp && !impl_->warned_no_seccomp) {
+    fmt::print(stderr,
+               "iobench: warning: seccomp filter refused; tracing every syscall with "
+               "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
+    impl_->warned_no_seccomp = true;
+  }
+  for (const auto& program : t.lost_privileges)  // a command's setuid programs
+    fmt::print(stderr, "iobench: warning: {}: {}\n", r.strategy, lost_privileges_warning(program));
+}
+
 void Runner::trace_row(Row& row) {
-  const BenchOptions& o = impl_->options;
+  const RunSettings& o = impl_->settings;
   StrategyResult& r = row.r;
   if (impl_->backend) {
     notify(row, RunKind::kTraced);
@@ -238,48 +245,37 @@ void Runner::trace_row(Row& row) {
     // fork, the calibration children too). Left apart, each goes back to its own idle CPU
     // after every stop, and on a VM whose idle CPUs halt every stop then cost ~200 us and
     // buried the calls it times. A strategy is our code and asks nothing of its mask; a
-    // user's program (`iobench trace`) is never pinned. Times come from the untraced runs.
-    const tracing::CpuPin together(o.tracer.backend == TracerBackend::kPtrace);
-    ChildRun run = run_traced(*row.strategy, row.job(), *impl_->backend, o.timeout);
-    if (run.trace) {
-      const TraceResult& t = *run.trace;
-      if (!t.available && !impl_->warned_untraceable) {
-        fmt::print(stderr, "iobench: warning: cannot trace ({}); syscall counts unavailable\n",
-                   t.unavailable_reason);
-        impl_->warned_untraceable = true;
-      }
-      if (t.available && !t.seccomp && !impl_->warned_no_seccomp) {
-        fmt::print(stderr,
-                   "iobench: warning: seccomp filter refused; tracing every syscall with "
-                   "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
-        impl_->warned_no_seccomp = true;
-      }
-      if (t.available) {
-        impl_->pinned = t.pinned || together.pinned();
-        attribute_write_calls(t, impl_->canonical_dir + "/" + row.name, r);
-      }
-    }
-    // Wrong bytes from the traced run fail the row too: the counts would describe them.
+    // user's program (`trace`, `compare`) is never pinned. Times come from the untraced runs.
+    const tracing::CpuPin together(row.work->pinned_when_traced() &&
+                                   o.tracer.backend == TracerBackend::kPtrace);
+    ChildRun run = row.work->run(impl_->backend.get(), o.timeout);
+    if (run.trace) warn_once(*run.trace, r);
+    // A failed counted run fails the row (wrong bytes too): its counts would describe them.
     if (!row.account(run)) return;
+    if (run.trace && run.trace->available) {
+      impl_->pinned = run.trace->pinned || together.pinned();
+      row.work->attribute(*run.trace, r);
+    }
     r.traced_time_ns = run.elapsed_ns;
     r.trace = std::move(run.trace);
     set_syscall_share(r);
   }
 
-  if (o.keep)
-    fmt::print(stderr, "kept: {}\n", row.path);  // the last run's file, verified
+  if (o.keep && !row.work->output().empty())
+    fmt::print(stderr, "kept: {}\n", row.work->output());  // the last run's file, verified
   else
-    ::unlink(row.path.c_str());
+    row.discard();
 }
 
-std::vector<StrategyResult> Runner::run_rows(
-    const std::vector<const Strategy*>& strategies,
-    const std::function<void(const StrategyResult&)>& on_result) {
+std::vector<StrategyResult> Runner::run_rows(const std::vector<Workload*>& workloads,
+                                             const ResultSink& on_result) {
   std::vector<Row> rows;
-  for (const Strategy* s : strategies) {
-    rows.emplace_back(*s, impl_->options, impl_->dir);
-    rows.back().r.dir = impl_->options.dir;
-    rows.back().r.filesystem = impl_->filesystem;
+  for (Workload* w : workloads) {
+    rows.emplace_back(*w);
+    if (impl_->bench != nullptr) {  // where a strategy's file was written
+      rows.back().r.dir = impl_->bench->dir;
+      rows.back().r.filesystem = impl_->filesystem;
+    }
   }
   for (Row& row : rows) warm_up(row);
   run_timed(rows);
@@ -291,7 +287,5 @@ std::vector<StrategyResult> Runner::run_rows(
   }
   return results;
 }
-
-StrategyResult Runner::run_one(const Strategy& s) { return run_rows({&s}, {}).front(); }
 
 }  // namespace iobench

@@ -1,11 +1,14 @@
-// The runner: for each strategy, warm-up runs, timed runs and one traced run, each in a
-// fresh child, each output file checked. Produces plain StrategyResult values. The timed
-// runs of all strategies are interleaved in a random order (unless --no-interleave), so a
-// busy machine's drift hits every row alike; warm-ups come first, the traced runs last.
+// The runner: for each row (a strategy or a command: workload.h), warm-up runs, timed runs
+// and one counted run, each in a fresh child, each checked. Produces plain StrategyResult
+// values. The timed runs of all rows are interleaved in a random order (unless
+// --no-interleave), so a busy machine's drift hits every row alike; warm-ups come first,
+// the counted runs last.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,11 +18,11 @@
 
 namespace iobench {
 
-class Tracer;
+class Workload;
 
 enum class RunKind { kWarmup, kTimed, kTraced };
 
-/// One child run about to start: run `run` of `total` for one strategy (warm-ups, timed runs
+/// One child run about to start: run `run` of `total` for one row (warm-ups, timed runs
 /// and the traced run, counted together).
 struct RunEvent {
   std::string_view name;
@@ -28,24 +31,42 @@ struct RunEvent {
   RunKind kind = RunKind::kTimed;
 };
 using RunObserver = std::function<void(const RunEvent&)>;
+using ResultSink = std::function<void(const StrategyResult&)>;
+
+/// What the runner reads of a command's options: how many runs, in what order, whether
+/// and how one of them is counted, and how long each may take.
+struct RunSettings {
+  int runs = 0;  // kRunsAuto (run_plan.h), or exactly this many timed runs per row
+  int warmup = 1;
+  bool interleave = true;  // the timed runs of all rows in one random order
+  bool keep = false;       // keep the last run's output file (strategies)
+  bool trace = true;       // one counted run per row besides the timed ones
+  TracerOptions tracer;
+  std::optional<std::chrono::nanoseconds> timeout;  // per run
+};
 
 class Runner {
  public:
-  /// Creates the private directory under options.dir (throws Error if it cannot).
+  /// For strategies: creates the private directory under options.dir (throws Error if it
+  /// cannot); the tracer calibrates there.
   explicit Runner(const BenchOptions& options);
+  /// For workloads that need no directory (commands).
+  explicit Runner(const RunSettings& settings);
   ~Runner();
 
-  /// Runs every strategy; on_result sees each row as soon as it is complete (after all
-  /// timed runs when they interleave), so a later failure loses nothing already measured.
-  std::vector<StrategyResult> run(const std::function<void(const StrategyResult&)>& on_result = {});
-
+  /// Runs every strategy of the options (a Runner made from BenchOptions); on_result sees each row
+  /// as soon as it is complete (after all timed runs when they interleave), so a later failure
+  /// loses nothing already measured.
+  std::vector<StrategyResult> run(const ResultSink& on_result = {});
   /// Run one strategy (all its runs).
   StrategyResult run_one(const Strategy& strategy);
+  /// Runs each workload as a row, the same way as run() runs strategies.
+  std::vector<StrategyResult> run_workloads(const std::vector<Workload*>& workloads,
+                                            const ResultSink& on_result = {});
 
   /// Told before every child run (progress display); optional.
   void set_observer(RunObserver observer);
 
-  const std::string& private_dir() const;
   /// The calibrated tracer cost per call (timing mode), or 0 when nothing was traced.
   std::int64_t tracer_overhead_ns() const;
   /// Whether traced runs were pinned, and whether ptrace was usable at all.
@@ -54,20 +75,16 @@ class Runner {
  private:
   struct Impl;
   struct Row;
-  /// Warm-ups row by row, the timed runs of all rows in one order, then each traced run.
-  std::vector<StrategyResult> run_rows(const std::vector<const Strategy*>& strategies,
-                                       const std::function<void(const StrategyResult&)>& on_result);
+  /// Warm-ups row by row, the timed runs of all rows in one order, then each counted run.
+  std::vector<StrategyResult> run_rows(const std::vector<Workload*>& workloads,
+                                       const ResultSink& on_result);
   void warm_up(Row& row);
   void run_timed(std::vector<Row>& rows);
   void trace_row(Row& row);
+  void warn_once(const TraceResult& trace, const StrategyResult& r);
   void notify(Row& row, RunKind kind);
   std::unique_ptr<Impl> impl_;
 };
-
-/// write_calls and syscall_time_ns of a strategy's traced run: count_writes on its own file
-/// (README "What counts as a write").
-void attribute_write_calls(const TraceResult& trace, const std::string& target_path,
-                           StrategyResult& result);
 
 /// syscall_share: syscall_time_ns (traced run) over the untraced median time, clamped to 1
 /// within the time's error; unset when it is above 1 by more (the correction is off) and

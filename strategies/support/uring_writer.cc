@@ -282,6 +282,31 @@ int wake_poller(io_uring* ring) noexcept {
   return res < 0 ? -res : 0;
 }
 
+/// Sets up the ring for `job` and sets *depth, the requests to keep in flight; where
+/// io_uring (or its SQPOLL thread) is not allowed (io_uring_disabled, seccomp, an old kernel,
+/// SQPOLL without privileges before 5.11) the outcome says unsupported.
+StrategyOutcome open_ring(Ring& ring, const WriteJob& job, UringMode mode,
+                          unsigned* depth) noexcept {
+  if (int rc = ring.init(std::min(job.params.queue_depth, kMaxRingEntries), mode); rc < 0) {
+    return outcome_errno(refused(rc) ? RunStatus::kUnsupported : RunStatus::kFailed,
+                         mode == UringMode::kSqpoll ? "io_uring_setup(SQPOLL)" : "io_uring_setup",
+                         -rc);
+  }
+  if (mode == UringMode::kSqpoll && !(ring.features() & IORING_FEAT_SQPOLL_NONFIXED)) {
+    return outcome_message(RunStatus::kUnsupported,
+                           "SQPOLL needs registered files on this kernel (before 5.11)");
+  }
+  // The kernel rounds entries up to a power of two; never put more in flight than asked, nor
+  // more than the submission queue holds (so io_uring_get_sqe cannot run dry and the
+  // completion queue, twice as large, cannot overflow).
+  *depth = std::min(job.params.queue_depth, ring.get()->sq.ring_entries);
+  if (mode == UringMode::kSqpoll) {
+    if (int err = wake_poller(ring.get()))
+      return outcome_errno(RunStatus::kFailed, "io_uring nop (waking the SQ poller)", err);
+  }
+  return outcome_ok();
+}
+
 }  // namespace
 
 StrategyOutcome run_uring(const WriteJob& job, UringMode mode) noexcept {
@@ -297,27 +322,12 @@ StrategyOutcome run_uring(const WriteJob& job, UringMode mode) noexcept {
   std::unique_ptr<Slot[]> slots;
   std::unique_ptr<unsigned[]> free_ids;
 
-  // The ring first: where io_uring (or its SQPOLL thread) is not allowed (io_uring_disabled,
-  // seccomp, an old kernel, SQPOLL without privileges before 5.11) the strategy reports so
-  // without having created the file.
+  // The ring first: where io_uring is not allowed the strategy reports so without having
+  // created the file.
   Ring ring;
-  if (int rc = ring.init(std::min(job.params.queue_depth, kMaxRingEntries), mode); rc < 0) {
-    return outcome_errno(refused(rc) ? RunStatus::kUnsupported : RunStatus::kFailed,
-                         mode == UringMode::kSqpoll ? "io_uring_setup(SQPOLL)" : "io_uring_setup",
-                         -rc);
-  }
-  if (mode == UringMode::kSqpoll && !(ring.features() & IORING_FEAT_SQPOLL_NONFIXED)) {
-    return outcome_message(RunStatus::kUnsupported,
-                           "SQPOLL needs registered files on this kernel (before 5.11)");
-  }
-  // The kernel rounds entries up to a power of two; never put more in flight than asked, nor
-  // more than the submission queue holds (so io_uring_get_sqe cannot run dry and the
-  // completion queue, twice as large, cannot overflow).
-  const unsigned depth = std::min(job.params.queue_depth, ring.get()->sq.ring_entries);
-  if (mode == UringMode::kSqpoll) {
-    if (int err = wake_poller(ring.get()))
-      return outcome_errno(RunStatus::kFailed, "io_uring nop (waking the SQ poller)", err);
-  }
+  unsigned depth = 0;
+  if (StrategyOutcome out = open_ring(ring, job, mode, &depth); out.status != RunStatus::kOk)
+    return out;
 
   std::size_t align = 1;
   StrategyOutcome refused_open;

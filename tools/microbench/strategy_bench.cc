@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "microbench.h"
-#include "run/runner.h"
+#include "run/strategy_workload.h"  // attribute_write_calls
 #include "run/temp_dir.h"
 #include "strategies/registry.h"
 #include "strategies/strategy.h"

@@ -1,0 +1,82 @@
+#include "run/command_workload.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/error.h"
+#include "tracer/write_calls.h"
+
+namespace iobench {
+
+CommandWorkload::CommandWorkload(std::string name, std::string program,
+                                 std::vector<std::string> argv, bool show_output)
+    : name_(std::move(name)),
+      program_(std::move(program)),
+      args_(std::move(argv)),
+      null_(::open("/dev/null", O_RDWR | O_CLOEXEC)),
+      show_output_(show_output) {
+  if (!null_) throw_errno("/dev/null", errno, kExitRunFailed);
+  for (std::string& a : args_) argv_.push_back(a.data());
+  argv_.push_back(nullptr);
+}
+
+StrategyResult CommandWorkload::row() const {
+  StrategyResult r;
+  r.strategy = name_;
+  return r;
+}
+
+void CommandWorkload::exec() const noexcept {
+  ::dup2(null_.get(), STDIN_FILENO);
+  if (!show_output_) {
+    ::dup2(null_.get(), STDOUT_FILENO);
+    ::dup2(null_.get(), STDERR_FILENO);
+  }
+  // iobench ignores these for itself; SIG_IGN would survive exec and change the program.
+  (void)::signal(SIGPIPE, SIG_DFL);
+  (void)::signal(SIGXFSZ, SIG_DFL);
+  ::execv(program_.c_str(), argv_.data());
+  ::_exit(127);  // as a shell does when exec fails
+}
+
+ChildRun CommandWorkload::run(CountingBackend* counted,
+                              std::optional<std::chrono::nanoseconds> timeout) {
+  if (counted != nullptr)
+    return run_counted(
+        *counted, [this]() noexcept -> int { exec(); }, timeout);
+  return run_untraced([this]() noexcept { exec(); }, timeout);
+}
+
+std::string CommandWorkload::failure(const ChildRun& run) const {
+  std::string why;
+  if (run.timed_out)
+    why = "timed out";
+  else if (run.term_signal != 0)
+    why = fmt::format("killed by signal {} ({})", run.term_signal, ::strsignal(run.term_signal));
+  else if (run.exit_code == 127)
+    why = "exited with status 127 (could not be run)";
+  else if (run.exit_code != 0)
+    why = fmt::format("exited with status {}", run.exit_code);
+  if (!why.empty() && run.trace) why += " (traced run)";
+  return why;
+}
+
+void CommandWorkload::attribute(const TraceResult& trace, StrategyResult& result) const {
+  attribute_command_writes(trace, result);
+}
+
+void attribute_command_writes(const TraceResult& trace, StrategyResult& result) {
+  const WriteCount count = count_writes(trace);
+  result.write_calls = count.calls;
+  result.syscall_time_ns = count.time_ns;
+  result.bytes = count.bytes;
+  result.timed_calls = count.timed_calls;
+  result.syscall_time_ci95_ns = count.time_ci95_ns;
+}
+
+}  // namespace iobench
