@@ -79,10 +79,8 @@ struct CompareFlags {
   void add(CLI::App& app) {
     use_last_value(app);
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
-        ->take_all()
         ->allow_extra_args(false);
-    app.add_option("commands", commands, "Commands to compare, one word each (quote them)")
-        ->take_all();
+    app.add_option("commands", commands, "Commands to compare, one word each (quote them)");
     run.add(app);
     app.add_flag("--shell", shell, "Run each command with /bin/sh -c");
     app.add_flag("--show-output", show_output, "Let the commands write to this terminal");

@@ -21,7 +21,7 @@ class App;
 namespace iobench {
 
 /// Every CLI::App of iobench's: a flag given twice takes its last value, as in most tools
-/// (scripts append overrides). List-valued flags (--expect, -n) keep every value.
+/// (scripts append overrides). A list-valued flag (--expect, -n) still keeps every value.
 void use_last_value(CLI::App& app);
 
 /// --timeout SECONDS: the same words and the same error wherever a run can be cut short.
