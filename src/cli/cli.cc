@@ -160,8 +160,7 @@ std::optional<HelpCommand> parse_or_help(CLI::App& app, std::vector<const char*>
     return HelpCommand{app.help("", CLI::AppFormatMode::All)};
   } catch (const CLI::ParseError& e) {
     if (trace && !trace_first) throw Error(kTraceFirst);  // its words were parsed as ours
-    std::string what = e.what();
-    throw Error(what.empty() ? "bad command line" : what);
+    throw usage_error(e);
   }
   return std::nullopt;
 }

@@ -126,8 +126,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    throw Error("compare: " + (what.empty() ? std::string("bad command line") : what));
+    throw usage_error(e, "compare: ");
   }
   check_command_count(f);
   CompareOptions o;

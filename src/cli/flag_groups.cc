@@ -17,12 +17,6 @@
 namespace iobench {
 namespace {
 
-/// Every file in `files` that was asked for, checked for writing now (output_file.h).
-void check_output_files(std::initializer_list<std::pair<const char*, const std::string*>> files) {
-  for (const auto& [flag, path] : files)
-    if (!path->empty()) check_output_file(flag, *path);
-}
-
 /// Parses one --expect; `trace` limits it to what `iobench trace` measures.
 Expectation parse_checked_expectation(const std::string& text, bool trace,
                                       const std::vector<const Strategy*>& strategies,
@@ -54,6 +48,16 @@ Expectation parse_checked_expectation(const std::string& text, bool trace,
 }
 
 }  // namespace
+
+void check_output_files(std::initializer_list<std::pair<const char*, const std::string*>> files) {
+  for (const auto& [flag, path] : files)
+    if (!path->empty()) check_output_file(flag, *path);
+}
+
+Error usage_error(const CLI::ParseError& e, const std::string& prefix) {
+  const std::string what = e.what();
+  return Error(prefix + (what.empty() ? "bad command line" : what));
+}
 
 void use_last_value(CLI::App& app) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

@@ -6,23 +6,34 @@
 #pragma once
 
 #include <chrono>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "strategies/strategy.h"
 
 namespace CLI {
 class App;
-}
+class ParseError;
+}  // namespace CLI
 
 namespace iobench {
 
 /// Every CLI::App of iobench's: a flag given twice takes its last value, as in most tools
 /// (scripts append overrides). A list-valued flag (--expect, -n) still keeps every value.
 void use_last_value(CLI::App& app);
+
+/// Every file of `files` ({flag, path}) that was asked for (path not empty), checked for
+/// writing now (report/output_file.h): a bad path is a usage error before anything ran.
+void check_output_files(std::initializer_list<std::pair<const char*, const std::string*>> files);
+
+/// A CLI11 parse error as iobench's one line, `prefix` (e.g. "compare: ") first.
+Error usage_error(const CLI::ParseError& e, const std::string& prefix = "");
 
 /// --timeout SECONDS: the same words and the same error wherever a run can be cut short.
 struct TimeoutFlag {

@@ -9,7 +9,6 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
-#include "report/output_file.h"
 
 namespace iobench {
 
@@ -47,8 +46,7 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
   o.timeout = timeout_.value();
   o.expectations = check_.expectations({}, o.tracer.trace_all);
   o.export_junit = check_.export_junit();
-  if (!o.output.empty()) check_output_file("--output", o.output);
-  if (!o.export_json.empty()) check_output_file("--export-json", o.export_json);
+  check_output_files({{"--output", &o.output}, {"--export-json", &o.export_json}});
   check_.check_files();
   return o;
 }
