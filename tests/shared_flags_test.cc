@@ -3,6 +3,7 @@
 // same meaning, from every command that takes it.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct SharedFlag {
   std::string error;              // the whole line each command prints
   bool trace = false;             // `iobench trace` takes it too
 };
+
+void PrintTo(const SharedFlag& p, std::ostream* os) {
+  for (const std::string& w : p.flag) *os << w << ' ';
+}
 
 class SharedFlags : public ::testing::TestWithParam<SharedFlag> {};
 
