@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include "base/error.h"
 #include "tracer/tracer.h"
@@ -133,72 +135,89 @@ bool compare(double m, CompareOp op, double v) noexcept {
   return false;
 }
 
-Expectation parse_expectation(const std::string& text) {
-  auto fail = [&](const std::string& why) -> Error {
-    return Error(fmt::format("--expect '{}': {}", text, why));
-  };
-  Expectation e;
-  e.text = text;
-  // The operator: the first of < > = ! in the text.
-  std::size_t pos = text.find_first_of("<>=!");
-  if (pos == std::string::npos) throw fail("no comparison (use == != < <= > >=)");
-  std::size_t len = 1;
-  char c = text[pos];
-  char next = pos + 1 < text.size() ? text[pos + 1] : '\0';
-  if (c == '=' && next == '=')
-    e.op = CompareOp::kEq, len = 2;
-  else if (c == '!' && next == '=')
-    e.op = CompareOp::kNe, len = 2;
-  else if (c == '<' && next == '=')
-    e.op = CompareOp::kLe, len = 2;
-  else if (c == '>' && next == '=')
-    e.op = CompareOp::kGe, len = 2;
-  else if (c == '<')
-    e.op = CompareOp::kLt;
-  else if (c == '>')
-    e.op = CompareOp::kGt;
-  else
-    throw fail(
-        fmt::format("'{}' at position {} is not a comparison (use == != < <= > >=)", c, pos + 1));
+namespace {
 
-  std::string lhs = trim(text.substr(0, pos));
-  std::string rhs = trim(text.substr(pos + len));
-  if (lhs.empty()) throw fail("nothing before the comparison (a metric such as write_calls)");
+Error expect_error(const std::string& text, const std::string& why) {
+  return Error(fmt::format("--expect '{}': {}", text, why));
+}
+
+/// The operators, two-character ones first so "<=" is not read as "<".
+constexpr std::pair<std::string_view, CompareOp> kOperators[] = {
+    {"==", CompareOp::kEq}, {"!=", CompareOp::kNe}, {"<=", CompareOp::kLe},
+    {">=", CompareOp::kGe}, {"<", CompareOp::kLt},  {">", CompareOp::kGt}};
+
+/// The operator: the first of < > = ! in the text, at `pos`. Sets e.op; returns its length.
+std::size_t parse_operator(const std::string& text, std::size_t pos, Expectation& e) {
+  if (pos == std::string::npos) throw expect_error(text, "no comparison (use == != < <= > >=)");
+  for (const auto& [word, op] : kOperators) {
+    if (std::string_view(text).substr(pos, word.size()) != word) continue;
+    e.op = op;
+    return word.size();
+  }
+  throw expect_error(
+      text, fmt::format("'{}' at position {} is not a comparison (use == != < <= > >=)", text[pos],
+                        pos + 1));
+}
+
+/// [STRATEGY.]METRIC before the operator: sets e.strategy, e.metric and e.kind.
+void parse_subject(const std::string& lhs, Expectation& e) {
+  if (lhs.empty())
+    throw expect_error(e.text, "nothing before the comparison (a metric such as write_calls)");
   if (std::size_t dot = lhs.find('.'); dot != std::string::npos) {
     e.strategy = lhs.substr(0, dot);
     e.metric = lhs.substr(dot + 1);
-    if (!valid_name(e.strategy)) throw fail(fmt::format("'{}' is not a strategy name", e.strategy));
+    if (!valid_name(e.strategy))
+      throw expect_error(e.text, fmt::format("'{}' is not a strategy name", e.strategy));
   } else {
     e.metric = lhs;
   }
-  if (!valid_name(e.metric)) throw fail(fmt::format("'{}' is not a metric", e.metric));
+  if (!valid_name(e.metric))
+    throw expect_error(e.text, fmt::format("'{}' is not a metric", e.metric));
   e.kind = kind_of(e.metric);
+}
 
-  if (rhs.empty()) throw fail("no value after the comparison");
+/// The scale of `unit` (after the number), which must fit the metric's kind.
+double unit_scale(const std::string& unit, const Expectation& e) {
+  if (unit.empty()) return 1;
+  const Unit* found = nullptr;
+  for (const Unit& u : kUnits)
+    if (unit == u.suffix) found = &u;
+  if (!found)
+    throw expect_error(
+        e.text,
+        fmt::format("unknown unit '{}' (time: ns us ms s; size: B K KiB M MiB G GiB)", unit));
+  if (found->kind != e.kind)
+    throw expect_error(e.text, fmt::format("unit '{}' does not fit {} (a {})", unit, e.metric,
+                                           e.kind == MetricKind::kTime    ? "time"
+                                           : e.kind == MetricKind::kBytes ? "size"
+                                                                          : "count"));
+  return found->scale;
+}
+
+/// The value after the operator, a number and an optional unit: sets e.value.
+void parse_value(const std::string& rhs, Expectation& e) {
+  if (rhs.empty()) throw expect_error(e.text, "no value after the comparison");
   if (rhs.find_first_of("<>=!") != std::string::npos)
-    throw fail(fmt::format("'{}' after the comparison is not a value", rhs));
+    throw expect_error(e.text, fmt::format("'{}' after the comparison is not a value", rhs));
   double number = 0;
   auto [ptr, ec] = std::from_chars(rhs.data(), rhs.data() + rhs.size(), number);
-  if (ec != std::errc() || ptr == rhs.data()) throw fail(fmt::format("'{}' is not a number", rhs));
-  std::string unit = trim(rhs.substr(static_cast<std::size_t>(ptr - rhs.data())));
-  double scale = 1;
-  if (!unit.empty()) {
-    const Unit* found = nullptr;
-    for (const Unit& u : kUnits)
-      if (unit == u.suffix) found = &u;
-    if (!found)
-      throw fail(
-          fmt::format("unknown unit '{}' (time: ns us ms s; size: B K KiB M MiB G GiB)", unit));
-    if (found->kind != e.kind)
-      throw fail(fmt::format("unit '{}' does not fit {} (a {})", unit, e.metric,
-                             e.kind == MetricKind::kTime    ? "time"
-                             : e.kind == MetricKind::kBytes ? "size"
-                                                            : "count"));
-    scale = found->scale;
-  }
-  e.value = number * scale;
+  if (ec != std::errc() || ptr == rhs.data())
+    throw expect_error(e.text, fmt::format("'{}' is not a number", rhs));
+  e.value = number * unit_scale(trim(rhs.substr(static_cast<std::size_t>(ptr - rhs.data()))), e);
   // nan compares false with everything and inf (also 1e308s, scaled) passes or fails alike.
-  if (!std::isfinite(e.value)) throw fail(fmt::format("'{}' is not a finite value", rhs));
+  if (!std::isfinite(e.value))
+    throw expect_error(e.text, fmt::format("'{}' is not a finite value", rhs));
+}
+
+}  // namespace
+
+Expectation parse_expectation(const std::string& text) {
+  Expectation e;
+  e.text = text;
+  const std::size_t pos = text.find_first_of("<>=!");
+  const std::size_t len = parse_operator(text, pos, e);
+  parse_subject(trim(text.substr(0, pos)), e);
+  parse_value(trim(text.substr(pos + len)), e);
   return e;
 }
 

@@ -1,12 +1,55 @@
-// `iobench trace`'s words: where iobench's options end and the traced command begins.
+// `iobench trace`'s flags, and its words: where iobench's options end and the traced
+// command begins.
+#include "cli/trace_cli.h"
+
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <utility>
 
 #include "base/error.h"
 #include "cli/cli.h"
 
 namespace iobench {
+
+CLI::App* TraceFlags::add(CLI::App& app) {
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Run COMMAND under the tracer and print its write-family syscalls (like strace -c)");
+  trace->footer(
+      "Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
+      "COMMAND gets every word after the first -- (or from the first word that is not an\n"
+      "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
+      "in FILE instead. Exits with COMMAND's status (128+N if signal N killed it), 124 when\n"
+      "--timeout fired, 126 or 127 when COMMAND could not be executed.");
+  trace->add_option("--format", format_, "table or json (default table)");
+  trace->add_flag("--per-process", o_.per_process, "Also a table per process");
+  timeout_.add(*trace, "Kill COMMAND after SECONDS");
+  trace->add_option("-o,--output", o_.output,
+                    "Write the report (table or JSON) to FILE, not to stderr/stdout");
+  trace->add_option("--export-json", o_.export_json,
+                    "Also write the iobench-trace/1 JSON document to FILE");
+  check_.add(*trace);
+  tracer_.add(*trace);
+  return trace;
+}
+
+TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const {
+  if (command.empty())
+    throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
+  TraceCommandOptions o = o_;
+  o.command = std::move(command);
+  o.tracer = tracer_.options(true, o.per_process, /*program=*/true);
+  // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
+  if (format_ != "table" && format_ != "json")
+    throw Error("trace --format: unknown format '" + format_ + "' (table, json)");
+  o.format = parse_format(format_);
+  o.timeout = timeout_.value();
+  o.expectations = check_.expectations({}, o.tracer.trace_all);
+  o.export_junit = check_.export_junit();
+  check_output_files({{"--output", &o.output}, {"--export-json", &o.export_json}});
+  check_.check_files();
+  return o;
+}
 
 TraceWords split_trace_words(const CLI::App& trace, const std::vector<std::string>& words) {
   TraceWords out;

@@ -25,6 +25,9 @@ struct CompareCommand {
 struct CompareOptions {
   std::vector<CompareCommand> commands;
   int runs = 5;
+  // --runs auto (as BenchOptions::runs == kRunsAuto): as many timed runs as run_plan.h's
+  // rule asks for; `runs` holds the default 5 meanwhile.
+  bool runs_auto = false;
   int warmup = 1;
   bool shell = false;
   bool show_output = false;

@@ -1,0 +1,157 @@
+#include "cli/flag_groups.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+#include "base/error.h"
+#include "check/expect.h"
+#include "cli/cli_values.h"
+#include "report/gnuplot.h"
+#include "report/output_file.h"
+#include "run/run_plan.h"
+
+namespace iobench {
+namespace {
+
+/// Parses one --expect; `trace` limits it to what `iobench trace` measures.
+Expectation parse_checked_expectation(const std::string& text, bool trace,
+                                      const std::vector<const Strategy*>& strategies,
+                                      bool trace_all) {
+  Expectation e = parse_expectation(text);
+  static const char* const kMetrics[] = {"write_calls", "bytes", "time_ns", "cpu_ns",
+                                         "page_faults"};
+  const bool builtin = std::find_if(std::begin(kMetrics), std::end(kMetrics), [&](const char* m) {
+                         return e.metric == m;
+                       }) != std::end(kMetrics);
+  if (!builtin && !is_syscall_name(e.metric))
+    throw Error(
+        fmt::format("--expect '{}': unknown metric '{}' (write_calls, bytes, time_ns, "
+                    "cpu_ns, page_faults, or a syscall name such as write)",
+                    text, e.metric));
+  if (!builtin) require_traced(e, trace_all);
+  if (trace) {
+    if (!e.strategy.empty())
+      throw Error(fmt::format("--expect '{}': iobench trace has no strategies; drop '{}.'", text,
+                              e.strategy));
+    if (e.metric == "cpu_ns" || e.metric == "page_faults")
+      throw Error(fmt::format("--expect '{}': iobench trace does not measure {}", text, e.metric));
+  } else if (!e.strategy.empty() &&
+             std::none_of(strategies.begin(), strategies.end(),
+                          [&](const Strategy* s) { return s->name == e.strategy; })) {
+    throw Error(fmt::format("--expect '{}': strategy '{}' is not being run", text, e.strategy));
+  }
+  return e;
+}
+
+}  // namespace
+
+void check_output_files(std::initializer_list<std::pair<const char*, const std::string*>> files) {
+  for (const auto& [flag, path] : files)
+    if (!path->empty()) check_output_file(flag, *path);
+}
+
+Error usage_error(const CLI::ParseError& e, const std::string& prefix) {
+  const std::string what = e.what();
+  return Error(prefix + (what.empty() ? "bad command line" : what));
+}
+
+void use_last_value(CLI::App& app) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+void TimeoutFlag::add(CLI::App& app, const char* help) { app.add_option("--timeout", text, help); }
+
+std::optional<std::chrono::nanoseconds> TimeoutFlag::value() const {
+  if (text.empty()) return std::nullopt;
+  return parse_timeout(text);
+}
+
+void RunFlags::add(CLI::App& app) {
+  const std::string runs_default = runs_ == "auto"
+                                       ? "default: at least 5 and 0.2 s each, at most 100"
+                                       : "at least 5 and 0.2 s each, at most 100; default " + runs_;
+  app.add_option("-r,--runs", runs_,
+                 fmt::format("Timed runs per {}, or auto ({})", workload_, runs_default));
+  app.add_option("-w,--warmup", warmup_, "Untimed runs before them (default 1)");
+  timeout_.add(app, "Kill a run after SECONDS (its row fails with status timeout)");
+  app.add_flag("--no-trace", no_trace_, "Skip the traced run (no counts)");
+}
+
+RunSettings RunFlags::settings() const {
+  RunSettings s;
+  s.runs = runs_ == "auto" ? kRunsAuto : static_cast<int>(parse_count("--runs", runs_, 1, 100000));
+  s.warmup = static_cast<int>(parse_count("--warmup", warmup_, 0, 100000));
+  s.timeout = timeout_.value();
+  s.trace = !no_trace_;
+  return s;
+}
+
+void OutputFlags::add(CLI::App& app) {
+  app.add_option("--format", format, "table, json, csv or markdown (default table)");
+  app.add_option("--color", color,
+                 "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never");
+  app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)");
+  app.add_option("--columns", columns,
+                 "Fit the table to N columns (default: the terminal's width; no limit when piped)");
+  app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
+  app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE");
+  app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
+  app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE");
+}
+
+void OutputFlags::check_files() const {
+  check_output_files({{"--export-json", &export_json},
+                      {"--export-csv", &export_csv},
+                      {"--export-markdown", &export_markdown}});
+  if (!plot.empty()) check_plot_option(plot);
+}
+
+void CheckFlags::add(CLI::App& app) {
+  const char* expect_help = trace_ ? "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL"
+                                   : "[STRATEGY.]METRIC OP VALUE, e.g. "
+                                     "'buffered.write_calls<=20'; exit 1 on FAIL";
+  app.add_option("--expect", expects_, expect_help)->take_all()->allow_extra_args(false);
+  app.add_option("--export-junit", export_junit_,
+                 trace_ ? "Also write every --expect as JUnit XML to FILE"
+                        : "Also write every --expect and baseline comparison as JUnit XML to "
+                          "FILE");
+  if (trace_) return;
+  app.add_option("--save-baseline", save_baseline_, "Write the JSON result to FILE as a baseline");
+  app.add_option("--baseline", baseline_, "Compare with a saved baseline; exit 1 on a regression");
+  app.add_option("--count-tolerance", count_tolerance_,
+                 "Calls a count may differ from the baseline by (default 0)");
+  app.add_option("--time-tolerance", time_tolerance_,
+                 "How much slower a median may be (default 25%)");
+}
+
+void CheckFlags::check_files() const {
+  check_output_files({{"--export-junit", &export_junit_}, {"--save-baseline", &save_baseline_}});
+}
+
+std::vector<Expectation> CheckFlags::expectations(const std::vector<const Strategy*>& strategies,
+                                                  bool trace_all) const {
+  std::vector<Expectation> out;
+  for (const std::string& text : expects_)
+    out.push_back(parse_checked_expectation(text, trace_, strategies, trace_all));
+  return out;
+}
+
+void CheckFlags::apply(BenchOptions& o) const {
+  // A baseline's rows are keyed by strategy: two directories would give each name twice.
+  if (o.dirs.size() > 1 && (!baseline_.empty() || !save_baseline_.empty()))
+    throw Error("--baseline and --save-baseline take one --dir");
+  o.expectations = expectations(o.strategies, o.tracer.trace_all);
+  o.export_junit = export_junit_;
+  o.baseline = baseline_;
+  o.save_baseline = save_baseline_;
+  check_files();
+  if (!count_tolerance_.empty())
+    o.count_tolerance = parse_count("--count-tolerance", count_tolerance_, 0, UINT64_MAX);
+  o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance_);
+}
+
+}  // namespace iobench

@@ -1,0 +1,120 @@
+// The flag groups the commands share. Each group declares its flags once (name, help,
+// validation, error text): `add` registers them on a CLI::App, and after parsing the group
+// turns their words into validated option fields (Error, exit 2, naming the flag). The bench
+// run, `sweep` (through the bench run), `compare` and `trace` register the groups they use;
+// the tracer's group is tracer_flags.h and the knobs' is knobs.h.
+#pragma once
+
+#include <chrono>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/error.h"
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "strategies/strategy.h"
+
+namespace CLI {
+class App;
+class ParseError;
+}  // namespace CLI
+
+namespace iobench {
+
+/// Every CLI::App of iobench's: a flag given twice takes its last value, as in most tools
+/// (scripts append overrides). A list-valued flag (--expect, -n) still keeps every value.
+void use_last_value(CLI::App& app);
+
+/// Every file of `files` ({flag, path}) that was asked for (path not empty), checked for
+/// writing now (report/output_file.h): a bad path is a usage error before anything ran.
+void check_output_files(std::initializer_list<std::pair<const char*, const std::string*>> files);
+
+/// A CLI11 parse error as iobench's one line, `prefix` (e.g. "compare: ") first.
+Error usage_error(const CLI::ParseError& e, const std::string& prefix = "");
+
+/// --timeout SECONDS: the same words and the same error wherever a run can be cut short.
+struct TimeoutFlag {
+  std::string text;
+
+  void add(CLI::App& app, const char* help);
+  std::optional<std::chrono::nanoseconds> value() const;
+};
+
+/// What RunFlags gives a command.
+struct RunSettings {
+  int runs = 0;  // kRunsAuto (run/run_plan.h) or exactly this many timed runs
+  int warmup = 1;
+  std::optional<std::chrono::nanoseconds> timeout;
+  bool trace = true;  // false with --no-trace
+};
+
+/// -r/--runs (a count or auto), -w/--warmup, --timeout, --no-trace: how often each
+/// workload (a strategy or a command) runs, and for how long at most.
+class RunFlags {
+ public:
+  /// `workload` names a row in --runs' help ("strategy", "command"); `default_runs` is
+  /// "auto" or a count.
+  RunFlags(const char* workload, const char* default_runs)
+      : workload_(workload), runs_(default_runs) {}
+  void add(CLI::App& app);
+  RunSettings settings() const;
+
+ private:
+  const char* workload_;
+  std::string runs_, warmup_ = "1";
+  TimeoutFlag timeout_;
+  bool no_trace_ = false;
+};
+
+/// --format, --color, --sort, --columns, --plot, --export-json/-csv/-markdown: what the
+/// results look like and which files they are also written to.
+struct OutputFlags {
+  std::string format = "table", color = "auto", sort, columns, plot;
+  std::string export_json, export_csv, export_markdown;
+
+  void add(CLI::App& app);
+  /// Checks every output file (and gnuplot for --plot) now: a bad path is a usage error
+  /// before minutes of measuring, not a failure after them.
+  void check_files() const;
+  /// Validates the values into the presentation fields BenchOptions and CompareOptions share.
+  template <class Options>
+  void apply(Options& o) const {
+    o.format = parse_format(format);
+    o.color = parse_color(color);
+    if (!sort.empty()) o.sort = parse_sort(sort);
+    if (!columns.empty()) o.columns = parse_columns(columns);
+    o.plot = plot;
+    o.export_json = export_json;
+    o.export_csv = export_csv;
+    o.export_markdown = export_markdown;
+  }
+};
+
+/// --expect and --export-junit, and for a bench run the baselines: --baseline,
+/// --save-baseline, --count-tolerance, --time-tolerance. `trace` checks one command: no
+/// strategies, no baselines, and only what `iobench trace` measures.
+class CheckFlags {
+ public:
+  explicit CheckFlags(bool trace) : trace_(trace) {}
+  void add(CLI::App& app);
+  /// Every --expect, checked against the strategies being run (none for trace) and the
+  /// tracer's reach (--trace-all).
+  std::vector<Expectation> expectations(const std::vector<const Strategy*>& strategies,
+                                        bool trace_all) const;
+  const std::string& export_junit() const { return export_junit_; }
+  /// Checks --export-junit and --save-baseline for writing now (as OutputFlags::check_files).
+  void check_files() const;
+  /// The bench run's checks: expectations, JUnit file and baselines into o (after
+  /// o.strategies, o.dirs and o.tracer are set).
+  void apply(BenchOptions& o) const;
+
+ private:
+  bool trace_;
+  std::vector<std::string> expects_;
+  std::string export_junit_, baseline_, save_baseline_, count_tolerance_, time_tolerance_ = "25%";
+};
+
+}  // namespace iobench

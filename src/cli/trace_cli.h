@@ -1,0 +1,34 @@
+// `iobench trace`'s flags: its own (--format table|json, --per-process, -o, --export-json)
+// and the groups it shares with the bench run (--timeout, --expect and --export-junit, the
+// tracer's).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/flag_groups.h"
+#include "cli/options.h"
+#include "cli/tracer_flags.h"
+
+namespace CLI {
+class App;
+}
+
+namespace iobench {
+
+class TraceFlags {
+ public:
+  /// Adds the `trace` subcommand and its flags to app; returns the subcommand.
+  CLI::App* add(CLI::App& app);
+  /// Validated options for `command` (the words after trace's options). Throws Error.
+  TraceCommandOptions options(std::vector<std::string> command) const;
+
+ private:
+  TraceCommandOptions o_;  // the fields CLI11 fills directly (-o, --export-json, ...)
+  std::string format_ = "table";
+  TimeoutFlag timeout_;
+  CheckFlags check_{/*trace=*/true};
+  TracerFlags tracer_;
+};
+
+}  // namespace iobench
