@@ -41,6 +41,17 @@ std::string counting(const std::string& file, const std::string& test) {
   return "n=$(cat " + file + " 2>/dev/null || echo 0); echo $((n+1)) >" + file + "; " + test;
 }
 
+TEST(CompareOnTheRunnersPath, RunsAutoPlansTheRunsAsForAStrategy) {
+  // `true` takes a millisecond: auto runs it until the timed work adds up (run_plan.h),
+  // far past compare's default five; JSON says the count was "auto".
+  const ProcessOutput r =
+      iobench({"compare", "-n", "t", "true", "--runs", "auto", "--no-trace", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["config"]["runs"], "auto");
+  EXPECT_GT(row(doc, "t")["time_ns"]["samples"].size(), 5u);
+}
+
 TEST(CompareOnTheRunnersPath, TheTimedRunsOfAllCommandsShareOneOrder) {
   const ProcessOutput r =
       iobench({"compare", "--shell", "-n", "a", "true", "-n", "b", ":", "--runs", "3", "--warmup",

@@ -14,6 +14,7 @@
 #include "report/terminal.h"
 #include "run/host_info.h"
 #include "run/progress.h"
+#include "run/run_plan.h"
 #include "run/runner.h"
 #include "tracer/counting_backend.h"
 
@@ -25,7 +26,7 @@ BenchReport compare_report_header(const CompareOptions& o) {
   rep.host = host_info();
   rep.version = IOBENCH_VERSION;
   rep.build_type = IOBENCH_BUILD_TYPE;
-  rep.runs = o.runs;
+  rep.runs = o.runs_auto ? kRunsAuto : o.runs;
   rep.warmup = o.warmup;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
@@ -48,7 +49,7 @@ int run_compare(const CompareOptions& o) {
     rows.push_back(commands.back().get());
   }
   RunSettings settings;
-  settings.runs = o.runs;
+  settings.runs = o.runs_auto ? kRunsAuto : o.runs;
   settings.warmup = o.warmup;
   settings.trace = o.trace;
   settings.tracer = o.tracer;
