@@ -21,12 +21,14 @@ TEST(Gnuplot, DrawsAScriptToSvg) {
 TEST(Gnuplot, AFailingScriptIsARunFailureNamingGnuplotsLastLine) {
   if (find_gnuplot().empty()) GTEST_SKIP() << "no gnuplot on PATH";
   try {
-    run_gnuplot("set terminal svg\nplot nosuchfunction(x)\n");
+    // Something on stderr before the error: only the last line names the problem.
+    run_gnuplot("set terminal svg\nprint 'before'\nplot nosuchfunction(x)\n");
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_status(), kExitRunFailed);
     const std::string what = e.what();
     EXPECT_EQ(what.rfind("gnuplot failed: ", 0), 0u) << what;
+    EXPECT_EQ(what.find("before"), std::string::npos) << what;
     EXPECT_NE(what.find("undefined function: nosuchfunction"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;  // one line
   }
