@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "cli/knobs.h"
+#include "report/grid.h"
 #include "strategies/strategy.h"
 
 namespace iobench {
@@ -157,6 +158,69 @@ void check_comparable(const Baseline& before, const BenchOptions& run) {
   check_comparable(before, run.params.lines, names);
 }
 
+namespace {
+
+/// The workload's knobs that differ, in key order: shown, not refused, since comparing
+/// configurations is a main use.
+std::vector<std::string> config_changes(const Baseline& before, const BenchReport& after) {
+  std::vector<std::string> changes;
+  std::map<std::string, std::string> now;
+  for (const Knob& k : all_knobs()) now[std::string(k.name)] = knob_text(k.value(after.params));
+  for (const auto& [key, value] : now) {
+    auto it = before.config.find(key);
+    if (it != before.config.end() && it->second != value)
+      changes.push_back(fmt::format("{} {} → {}", key, it->second, value));
+  }
+  return changes;
+}
+
+/// A count before and after: "=", "+N" or "-N", a regression beyond `slack`.
+BaselineDiff count_diff(const std::string& strategy, const std::string& metric,
+                        std::optional<std::uint64_t> was, std::optional<std::uint64_t> is,
+                        std::uint64_t slack) {
+  BaselineDiff d{strategy, metric, show(was), show(is), "", false};
+  if (was && is) {
+    // Unsigned both ways: no count is too large to subtract exactly.
+    const std::uint64_t distance = *is > *was ? *is - *was : *was - *is;
+    d.change = distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
+    d.regression = distance > slack;
+  } else {
+    d.change = "not measured on one side";
+  }
+  return d;
+}
+
+/// One row's differences: its status, write_calls, every syscall whose count changed, and
+/// its median time.
+void row_diffs(const BaselineRow& b, const StrategyResult& r, std::uint64_t slack,
+               double time_tolerance, std::vector<BaselineDiff>& diffs) {
+  if (b.status != to_string(r.status)) {
+    diffs.push_back({r.strategy, "status", b.status, to_string(r.status), "changed",
+                     r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
+  }
+  if (b.write_calls || r.write_calls)
+    diffs.push_back(count_diff(r.strategy, "write_calls", b.write_calls, r.write_calls, slack));
+  if (r.trace && r.trace->available) {
+    std::map<std::string, std::uint64_t> calls;
+    for (const auto& [name, st] : r.trace->syscalls) calls[name] = st.calls;
+    for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
+    for (const auto& [name, n] : calls) {
+      const auto it = b.syscall_calls.find(name);
+      const std::uint64_t was = it == b.syscall_calls.end() ? 0 : it->second;
+      if (was == n) continue;  // unchanged syscalls would only repeat write_calls
+      diffs.push_back(count_diff(r.strategy, name, was, n, slack));
+    }
+  }
+  if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
+    double was = *b.time_median_ns, is = r.time_ns.median;
+    const double change = is / was - 1;  // was > 0: parse_baseline refuses anything else
+    diffs.push_back({r.strategy, "time (median)", format_duration(was), format_duration(is),
+                     fmt::format("{:+.1f}%", 100 * change), change > time_tolerance});
+  }
+}
+
+}  // namespace
+
 BaselineComparison compare_with_baseline(const Baseline& before, const BenchReport& after,
                                          std::optional<std::uint64_t> count_tolerance,
                                          double time_tolerance) {
@@ -166,57 +230,10 @@ BaselineComparison compare_with_baseline(const Baseline& before, const BenchRepo
   check_comparable(before, after.lines, ran);
 
   BaselineComparison cmp;
-  // The workload's knobs: differences are shown, not refused, since comparing
-  // configurations is a main use. A map: the changes are listed in key order.
-  std::map<std::string, std::string> now;
-  for (const Knob& k : all_knobs()) now[std::string(k.name)] = knob_text(k.value(after.params));
-  for (const auto& [key, value] : now) {
-    auto it = before.config.find(key);
-    if (it != before.config.end() && it->second != value)
-      cmp.config_changes.push_back(fmt::format("{} {} → {}", key, it->second, value));
-  }
-
-  const std::uint64_t slack = count_tolerance.value_or(0);
-  for (const auto& r : after.results) {
-    const BaselineRow& b = before.rows.at(r.strategy);
-    auto count_diff = [&](const std::string& metric, std::optional<std::uint64_t> was,
-                          std::optional<std::uint64_t> is) {
-      if (!was && !is) return;
-      BaselineDiff d{r.strategy, metric, show(was), show(is), "", false};
-      if (was && is) {
-        // Unsigned both ways: no count is too large to subtract exactly.
-        const std::uint64_t distance = *is > *was ? *is - *was : *was - *is;
-        d.change = distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
-        d.regression = distance > slack;
-      } else {
-        d.change = "not measured on one side";
-      }
-      cmp.diffs.push_back(d);
-    };
-    if (b.status != to_string(r.status)) {
-      cmp.diffs.push_back(
-          {r.strategy, "status", b.status, to_string(r.status), "changed",
-           r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
-    }
-    count_diff("write_calls", b.write_calls, r.write_calls);
-    if (r.trace && r.trace->available) {
-      std::map<std::string, std::uint64_t> calls;
-      for (const auto& [name, st] : r.trace->syscalls) calls[name] = st.calls;
-      for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
-      for (const auto& [name, n] : calls) {
-        const auto it = b.syscall_calls.find(name);
-        const std::uint64_t was = it == b.syscall_calls.end() ? 0 : it->second;
-        if (was == n) continue;  // unchanged syscalls would only repeat write_calls
-        count_diff(name, was, n);
-      }
-    }
-    if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
-      double was = *b.time_median_ns, is = r.time_ns.median;
-      const double change = is / was - 1;  // was > 0: parse_baseline refuses anything else
-      cmp.diffs.push_back({r.strategy, "time (median)", format_duration(was), format_duration(is),
-                           fmt::format("{:+.1f}%", 100 * change), change > time_tolerance});
-    }
-  }
+  cmp.config_changes = config_changes(before, after);
+  for (const auto& r : after.results)
+    row_diffs(before.rows.at(r.strategy), r, count_tolerance.value_or(0), time_tolerance,
+              cmp.diffs);
   return cmp;
 }
 
@@ -230,19 +247,14 @@ std::string render_comparison(const BaselineComparison& cmp) {
   }
   out += "\n";
   std::size_t w0 = 8, w1 = 6, w2 = 6, w3 = 5;
-  auto width = [](const std::string& s) {
-    std::size_t n = 0;
-    for (char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-  };
   for (const auto& d : cmp.diffs) {
-    w0 = std::max(w0, width(d.strategy + "." + d.metric));
-    w1 = std::max(w1, width(d.before));
-    w2 = std::max(w2, width(d.after));
-    w3 = std::max(w3, width(d.change));
+    w0 = std::max(w0, display_width(d.strategy + "." + d.metric));
+    w1 = std::max(w1, display_width(d.before));
+    w2 = std::max(w2, display_width(d.after));
+    w3 = std::max(w3, display_width(d.change));
   }
   auto pad = [&](const std::string& s, std::size_t w, bool right) {
-    std::string p(w - std::min(w, width(s)), ' ');
+    std::string p(w - std::min(w, display_width(s)), ' ');
     return right ? p + s : s + p;
   };
   out += pad("metric", w0, false) + "  " + pad("before", w1, true) + "  " + pad("after", w2, true) +

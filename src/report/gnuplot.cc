@@ -1,7 +1,5 @@
 #include "report/gnuplot.h"
 
-#include "report/presentation.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,19 +9,103 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "base/error.h"
 #include "base/interrupt.h"
 #include "base/program_path.h"
+#include "base/unique_fd.h"
+#include "report/presentation.h"
 
 namespace iobench {
 namespace {
 
+using tracing::UniqueFd;
+
 constexpr const char* kMissing = "--plot needs gnuplot (apt-get install gnuplot-nox)";
 
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
+struct Pipe {
+  UniqueFd read, write;
+};
+
+Pipe make_pipe() {
+  int fds[2];
+  // O_CLOEXEC: only the ends dup2'd onto gnuplot's 0, 1 and 2 reach it.
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("pipe", errno, kExitRunFailed);
+  return {UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+/// gnuplot running with its stdin, stdout and stderr on pipes; our ends of them.
+struct Gnuplot {
+  pid_t pid = -1;
+  UniqueFd to, from, errors;
+};
+
+Gnuplot spawn_gnuplot(const std::string& program) {
+  Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
+  // Our end of gnuplot's stdin does not block: a write to a full blocking pipe waits for
+  // room while gnuplot, its stderr full, waits for us to read (poll's POLLOUT promises only
+  // some room, not room for the rest of the script).
+  if (::fcntl(in.write.get(), F_SETFL, O_NONBLOCK) != 0)
+    throw_errno("fcntl", errno, kExitRunFailed);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
+  if (pid == 0) {
+    ::dup2(in.read.get(), 0);
+    ::dup2(out.write.get(), 1);
+    ::dup2(err.write.get(), 2);
+    (void)::signal(SIGPIPE, SIG_DFL);  // SIG_IGN would survive exec
+    ::execl(program.c_str(), "gnuplot", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return {pid, std::move(in.write), std::move(out.read), std::move(err.read)};
+}
+
+/// What gnuplot wrote: the SVG on stdout, its messages on stderr.
+struct GnuplotOutput {
+  std::string svg, messages;
+};
+
+/// Feeds the script and drains both outputs together: a pipe holds 64 KiB, and gnuplot may
+/// write before it has read everything. Returns early on SIGINT/SIGTERM.
+GnuplotOutput exchange(Gnuplot& g, const std::string& script) {
+  GnuplotOutput got;
+  std::size_t sent = 0;
+  if (script.empty()) g.to.reset();
+  while (g.from || g.errors) {
+    pollfd fds[3] = {
+        {g.to.get(), POLLOUT, 0}, {g.from.get(), POLLIN, 0}, {g.errors.get(), POLLIN, 0}};
+    if (::poll(fds, 3, -1) < 0) {
+      if (errno == EINTR && interrupt_signal()) break;
+      continue;
+    }
+    if (g.to && (fds[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t n = ::write(g.to.get(), script.data() + sent, script.size() - sent);
+      if (n > 0) sent += static_cast<std::size_t>(n);
+      const bool full = n < 0 && (errno == EAGAIN || errno == EINTR);
+      if ((n < 0 && !full) || sent == script.size()) g.to.reset();  // EOF ends gnuplot's input
+    }
+    for (int k : {1, 2}) {
+      UniqueFd& fd = k == 1 ? g.from : g.errors;
+      if (!fd || !(fds[k].revents & (POLLIN | POLLERR | POLLHUP))) continue;
+      char buf[65536];
+      ssize_t n = ::read(fd.get(), buf, sizeof buf);
+      if (n > 0)
+        (k == 1 ? got.svg : got.messages).append(buf, static_cast<std::size_t>(n));
+      else if (n == 0 || errno != EINTR)
+        fd.reset();
+    }
+  }
+  return got;
+}
+
+/// gnuplot echoes the failing line and a caret; the line naming the problem is the last.
+std::string last_line(const std::string& messages) {
+  const std::size_t end = messages.find_last_not_of(" \n");
+  if (end == std::string::npos) return "";
+  const std::size_t newline = messages.rfind('\n', end);
+  const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  return messages.substr(begin, end + 1 - begin);
 }
 
 }  // namespace
@@ -43,71 +125,21 @@ void check_plot_option(const std::string& path) {
 std::string run_gnuplot(const std::string& script) {
   const std::string program = find_gnuplot();
   if (program.empty()) throw Error(kMissing, kExitRunFailed);
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) throw_errno("pipe", errno, kExitRunFailed);
-  if (::pipe2(out, O_CLOEXEC) != 0) throw_errno("pipe", errno, kExitRunFailed);
-  if (::pipe2(err, O_CLOEXEC) != 0) throw_errno("pipe", errno, kExitRunFailed);
-  pid_t pid = ::fork();
-  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
-  if (pid == 0) {
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    (void)::signal(SIGPIPE, SIG_DFL);  // SIG_IGN would survive exec
-    ::execl(program.c_str(), "gnuplot", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  int to = in[1], from = out[0], errors = err[0];
-  // Feed the script and drain both outputs together: a pipe holds 64 KiB, and gnuplot may
-  // write before it has read everything.
-  std::string svg, messages;
-  std::size_t sent = 0;
-  if (script.empty()) close_fd(to);
-  while (from >= 0 || errors >= 0) {
-    pollfd fds[3] = {{to, POLLOUT, 0}, {from, POLLIN, 0}, {errors, POLLIN, 0}};
-    if (::poll(fds, 3, -1) < 0) {
-      if (errno == EINTR && interrupt_signal()) break;
-      continue;
-    }
-    if (to >= 0 && (fds[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      ssize_t n = ::write(to, script.data() + sent, script.size() - sent);
-      if (n > 0) sent += static_cast<std::size_t>(n);
-      if (n < 0 || sent == script.size()) close_fd(to);  // EOF ends gnuplot's input
-    }
-    for (int k : {1, 2}) {
-      int& fd = k == 1 ? from : errors;
-      if (fd < 0 || !(fds[k].revents & (POLLIN | POLLERR | POLLHUP))) continue;
-      char buf[65536];
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n > 0)
-        (k == 1 ? svg : messages).append(buf, static_cast<std::size_t>(n));
-      else if (n == 0 || errno != EINTR)
-        close_fd(fd);
-    }
-  }
-  close_fd(to);
-  close_fd(from);
-  close_fd(errors);
-  if (interrupt_signal()) ::kill(pid, SIGKILL);
+  Gnuplot g = spawn_gnuplot(program);
+  const GnuplotOutput got = exchange(g, script);
+  g.to.reset();
+  g.from.reset();
+  g.errors.reset();
+  if (interrupt_signal()) ::kill(g.pid, SIGKILL);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(g.pid, &status, 0) < 0 && errno == EINTR) {
   }
   throw_if_interrupted();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || svg.empty()) {
-    // gnuplot echoes the failing line and a caret; the line naming the problem is the last.
-    std::string why;
-    std::size_t end = messages.find_last_not_of(" \n");
-    if (end != std::string::npos) {
-      std::size_t begin = messages.rfind('\n', end);
-      why = messages.substr(begin == std::string::npos ? 0 : begin + 1,
-                            end + 1 - (begin == std::string::npos ? 0 : begin + 1));
-    }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got.svg.empty()) {
+    const std::string why = last_line(got.messages);
     throw Error("gnuplot failed" + (why.empty() ? std::string() : ": " + why), kExitRunFailed);
   }
-  return svg;
+  return got.svg;
 }
 
 void write_plot(const std::string& path, const std::string& script) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,6 +72,32 @@ struct GridCell {
 std::string render_grid(const std::vector<GridColumn>& cols,
                         const std::vector<std::vector<GridCell>>& rows, bool color = false,
                         std::size_t max_width = 0);
+
+/// One column of a table described once: its header and how a row fills its cell. A table
+/// is a list of these (report/result_table.h, the trace table), so each renderer says what
+/// its columns are and render_columns draws them all alike.
+template <typename Row>
+struct Column {
+  GridColumn head;
+  std::function<GridCell(const Row&)> cell;
+};
+
+/// render_grid of each row's cells, column by column.
+template <typename Row>
+std::string render_columns(const std::vector<Column<Row>>& cols, const std::vector<Row>& rows,
+                           bool color = false, std::size_t max_width = 0) {
+  std::vector<GridColumn> heads;
+  heads.reserve(cols.size());
+  for (const auto& c : cols) heads.push_back(c.head);
+  std::vector<std::vector<GridCell>> cells;
+  cells.reserve(rows.size());
+  for (const Row& row : rows) {
+    auto& line = cells.emplace_back();
+    line.reserve(cols.size());
+    for (const auto& c : cols) line.push_back(c.cell(row));
+  }
+  return render_grid(heads, cells, color, max_width);
+}
 
 /// Each line of `text` wrapped at word boundaries to `width` columns, continuation lines
 /// indented two more than the line they continue; `text` unchanged when width is 0.

@@ -62,9 +62,7 @@ std::string machine(const BenchReport& rep) {
   return fmt::format("{} · {} CPUs · Linux {}", rep.host.cpu, rep.host.cpus, rep.host.kernel);
 }
 
-std::string runs_text(const BenchReport& rep) {
-  return "median of " + run_count_text(rep, "run");
-}
+std::string runs_text(const BenchReport& rep) { return "median of " + run_count_text(rep, "run"); }
 
 std::string lines_text(const BenchReport& rep) {
   return fmt::format("{} lines ({}) on {}", format_count(rep.lines),
@@ -122,80 +120,97 @@ std::string panel_script(const Panel& p, const std::vector<std::string>& rows,
   return s;
 }
 
-}  // namespace
-
-std::string comparison_plot_script(const BenchReport& rep) {
-  const bool commands = !rep.commands.empty();
+/// The rows a comparison chart draws: the measured ones in the table's order, grouped by
+/// directory with --dir A,B, each with its label and a colour its strategy keeps in every group.
+struct ChartRows {
   std::vector<const StrategyResult*> rows;
+  std::vector<std::string> names;
+  std::vector<std::size_t> colours;
+};
+
+ChartRows chart_rows(const BenchReport& rep) {
+  ChartRows c;
   for (const StrategyResult* r : sorted_rows(rep))
-    if (r->status == ResultStatus::kOk) rows.push_back(r);
-  // --dir A,B: bars grouped by filesystem (each group in the table's order), and a
-  // strategy keeps one colour in every group.
+    if (r->status == ResultStatus::kOk) c.rows.push_back(r);
   const std::vector<std::string> dirs = result_dirs(rep.results);
-  const bool grouped = dirs.size() > 1;
   auto dir_index = [&](const StrategyResult* r) {
     return std::find(dirs.begin(), dirs.end(), r->dir) - dirs.begin();
   };
-  std::stable_sort(rows.begin(), rows.end(),
+  std::stable_sort(c.rows.begin(), c.rows.end(),
                    [&](auto* a, auto* b) { return dir_index(a) < dir_index(b); });
   std::vector<std::string> strategies;
-  std::vector<std::size_t> colours;
-  for (const StrategyResult* r : rows) {
+  for (const StrategyResult* r : c.rows) {
     auto it = std::find(strategies.begin(), strategies.end(), r->strategy);
     if (it == strategies.end()) it = strategies.insert(it, r->strategy);
-    colours.push_back(static_cast<std::size_t>(it - strategies.begin()));
+    c.colours.push_back(static_cast<std::size_t>(it - strategies.begin()));
+    c.names.push_back(dirs.size() > 1 ? fmt::format("{} · {}", r->strategy, r->filesystem)
+                                      : r->strategy);
   }
-  double max_time = 0, max_calls = 0, max_share = 0;
-  for (auto* r : rows) max_time = std::max(max_time, r->time_ns.median);
-  const TimeUnit unit = time_unit(max_time);
+  return c;
+}
 
-  std::string s = kTerminal;
-  std::string title =
-      commands ? fmt::format("iobench compare: {} commands · {}", rows.size(), runs_text(rep))
-               : fmt::format("iobench: {} · {}", lines_text(rep), runs_text(rep));
-  s += fmt::format("set multiplot title {} noenhanced font 'Sans,26'\n",
-                   quote(title + "\n" + machine(rep)));
-  s += "unset key\nset border 3\nset xtics nomirror\nset ytics nomirror scale 0\n"
-       "set grid xtics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen 0.13\n";
-  s += fmt::format("set yrange [{}:-0.6]\n", number(static_cast<double>(rows.size()) - 0.4));
-  // Names stay out of the data block (quoted strings are safe for any character).
-  std::string tics;
-  std::vector<std::string> names;
+/// The largest value of each panel: bars' range.
+struct ChartMax {
+  double time = 0, calls = 0, share = 0;
+};
+
+/// The data block: row, time (in `unit`), calls, share, then the three labels. Names stay
+/// out of it (quoted tics are safe for any character).
+std::string chart_data(const std::vector<const StrategyResult*>& rows, const TimeUnit& unit,
+                       ChartMax& max) {
+  std::string s = "$rows << EOD\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const StrategyResult& r = *rows[i];
-    names.push_back(grouped ? fmt::format("{} · {}", r.strategy, r.filesystem) : r.strategy);
-    tics += fmt::format("{}{} {}", i ? ", " : "", quote(names.back()), i);
-  }
-  // Data: row, time, calls, share, then the three labels.
-  s += "$rows << EOD\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const StrategyResult& r = *rows[i];
-    const double time = r.time_ns.median / unit.ns;
     double calls = NAN, share = NAN;
     std::string calls_text = "not traced", share_text = "—";
     if (r.write_calls) {
       calls = static_cast<double>(*r.write_calls);
       calls_text = format_count(*r.write_calls);
-      max_calls = std::max(max_calls, calls);
+      max.calls = std::max(max.calls, calls);
     }
     if (auto pct = syscall_share(r)) {
       share = *pct;
       share_text = fmt::format("{:.0f}%", share);
-      max_share = std::max(max_share, share);
+      max.share = std::max(max.share, share);
     }
-    s += fmt::format("{} {} {} {} {} {} {}\n", i, number(time), number(calls > 0 ? calls : NAN),
-                     number(share), quote(format_duration(r.time_ns.median)), quote(calls_text),
-                     quote(share_text));
+    s +=
+        fmt::format("{} {} {} {} {} {} {}\n", i, number(r.time_ns.median / unit.ns),
+                    number(calls > 0 ? calls : NAN), number(share),
+                    quote(format_duration(r.time_ns.median)), quote(calls_text), quote(share_text));
   }
-  s += "EOD\n";
+  return s + "EOD\n";
+}
+
+}  // namespace
+
+std::string comparison_plot_script(const BenchReport& rep) {
+  const ChartRows c = chart_rows(rep);
+  ChartMax max;
+  for (auto* r : c.rows) max.time = std::max(max.time, r->time_ns.median);
+  const TimeUnit unit = time_unit(max.time);
+
+  std::string s = kTerminal;
+  std::string title =
+      !rep.commands.empty()
+          ? fmt::format("iobench compare: {} commands · {}", c.rows.size(), runs_text(rep))
+          : fmt::format("iobench: {} · {}", lines_text(rep), runs_text(rep));
+  s += fmt::format("set multiplot title {} noenhanced font 'Sans,26'\n",
+                   quote(title + "\n" + machine(rep)));
+  s += "unset key\nset border 3\nset xtics nomirror\nset ytics nomirror scale 0\n"
+       "set grid xtics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen 0.13\n";
+  s += fmt::format("set yrange [{}:-0.6]\n", number(static_cast<double>(c.rows.size()) - 0.4));
+  std::string tics;
+  for (std::size_t i = 0; i < c.names.size(); ++i)
+    tics += fmt::format("{}{} {}", i ? ", " : "", quote(c.names[i]), i);
+  s += chart_data(c.rows, unit, max);
   // Bars need at least 0.5 on a log axis: a row with 0 calls keeps its label and no bar.
   s += panel_script(
-      {"median time", fmt::format("time ({})", unit.name), 2, 5, false, max_time / unit.ns, 0},
-      names, colours, 0.17, 0.40, true, tics);
-  s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max_calls, 0}, names, colours,
-                    0.45, 0.69, false, tics);
-  s += panel_script({"time in those calls", "% of traced run's time", 4, 7, false, max_share, 100},
-                    names, colours, 0.74, 0.97, false, tics);
+      {"median time", fmt::format("time ({})", unit.name), 2, 5, false, max.time / unit.ns, 0},
+      c.names, c.colours, 0.17, 0.40, true, tics);
+  s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max.calls, 0}, c.names,
+                    c.colours, 0.45, 0.69, false, tics);
+  s += panel_script({"time in those calls", "% of traced run's time", 4, 7, false, max.share, 100},
+                    c.names, c.colours, 0.74, 0.97, false, tics);
   s += "unset multiplot\n";
   return s;
 }
@@ -230,40 +245,43 @@ std::string latency_plot_script(const BenchReport& rep) {
   return s + "\n";
 }
 
-std::string sweep_plot_script(const SweepReport& rep) {
-  const BenchReport& b = rep.base;
-  std::vector<const SweepPoint*> pts;
-  for (const auto& p : rep.points)
-    if (p.result.status == ResultStatus::kOk) pts.push_back(&p);
-  // A line-length sweep writes more bytes at each value: its time panel is the time per KiB,
-  // which falls while the cost per call is spread over more bytes.
-  const bool per_kib = rep.parameter == "line_length";
-  auto time_of = [&](const StrategyResult& r) {
-    return per_kib
-               ? r.time_ns.median * 1024 / static_cast<double>(std::max<std::uint64_t>(r.bytes, 1))
-               : r.time_ns.median;
-  };
-  double max_time = 0;
+namespace {
+
+/// A sweep chart's points: the measured values, and what the axes need to know of them.
+struct SweepChart {
+  std::vector<const SweepPoint*> points;
+  bool per_kib = false;  // a line-length sweep: its time panel is the time per KiB
   bool zero_value = false, zero_calls = false;
-  for (auto* p : pts) {
-    max_time = std::max(max_time, time_of(p->result));
-    zero_value = zero_value || p->value == 0;
-    zero_calls = zero_calls || !p->result.write_calls || *p->result.write_calls == 0;
+  double max_time = 0;
+};
+
+/// The time a point's panel shows. A line-length sweep writes more bytes at each value: its
+/// time is per KiB, which falls while the cost per call is spread over more bytes.
+double chart_time(const SweepChart& c, const StrategyResult& r) {
+  if (!c.per_kib) return r.time_ns.median;
+  return r.time_ns.median * 1024 / static_cast<double>(std::max<std::uint64_t>(r.bytes, 1));
+}
+
+SweepChart sweep_chart(const SweepReport& rep) {
+  SweepChart c;
+  c.per_kib = rep.parameter == "line_length";
+  for (const auto& p : rep.points)
+    if (p.result.status == ResultStatus::kOk) c.points.push_back(&p);
+  for (auto* p : c.points) {
+    c.max_time = std::max(c.max_time, chart_time(c, p->result));
+    c.zero_value = c.zero_value || p->value == 0;
+    c.zero_calls = c.zero_calls || !p->result.write_calls || *p->result.write_calls == 0;
   }
-  const TimeUnit unit = time_unit(max_time);
-  std::string s = kTerminal;
-  const std::string what = rep.parameter == "lines" ? fmt::format("on {}", b.filesystem)
-                           : per_kib
-                               ? fmt::format("{} lines on {}", format_count(b.lines), b.filesystem)
-                               : lines_text(b);
-  s += fmt::format("set multiplot layout 1,2 title {} noenhanced font 'Sans,26'\n",
-                   quote(fmt::format("iobench sweep: {} {} · {} · {}\n{}", rep.strategy, rep.flag,
-                                     what, runs_text(b), machine(b))));
-  s += "unset key\nset border 3\nset xtics nomirror noenhanced\nset ytics nomirror\n"
-       "set grid xtics ytics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen "
-       "0.14\n";
+  return c;
+}
+
+/// The x axis: the swept values as tics, log scale unless a value is 0, a little room
+/// either side.
+std::string sweep_x_axis(const SweepReport& rep, const SweepChart& c) {
+  const auto& pts = c.points;
+  std::string s;
   // Logarithmic where it can be: both quantities span orders of magnitude.
-  if (!zero_value) s += "set logscale x 10\n";
+  if (!c.zero_value) s += "set logscale x 10\n";
   std::string tics;
   for (std::size_t i = 0; i < pts.size(); ++i)
     tics += fmt::format("{}{} {}", i ? ", " : "", quote(format_sweep_value(rep, pts[i]->value)),
@@ -272,20 +290,25 @@ std::string sweep_plot_script(const SweepReport& rep) {
   if (pts.size() > 1) {
     const double lo = static_cast<double>(pts.front()->value),
                  hi = static_cast<double>(pts.back()->value);
-    s += zero_value ? fmt::format("set xrange [{}:{}]\n", number(lo - (hi - lo) * 0.05),
-                                  number(hi + (hi - lo) * 0.05))
-                    : fmt::format("set xrange [{}:{}]\n", number(lo / 1.5), number(hi * 1.5));
+    s += c.zero_value ? fmt::format("set xrange [{}:{}]\n", number(lo - (hi - lo) * 0.05),
+                                    number(hi + (hi - lo) * 0.05))
+                      : fmt::format("set xrange [{}:{}]\n", number(lo / 1.5), number(hi * 1.5));
   }
   const std::string xlabel = rep.parameter == "lines"
                                  ? "lines written"
                                  : fmt::format("{}{}", rep.flag, rep.sizes ? " (bytes)" : "");
-  s += fmt::format("set xlabel {} noenhanced\n", quote(xlabel + (zero_value ? "" : ", log scale")));
-  s += "$points << EOD\n";
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    const StrategyResult& r = pts[i]->result;
-    s += fmt::format("{} {} {}\n", number(static_cast<double>(pts[i]->value)),
+  return s + fmt::format("set xlabel {} noenhanced\n",
+                         quote(xlabel + (c.zero_value ? "" : ", log scale")));
+}
+
+/// The data block (value, calls, time in `unit`) and the knee's dashed line and label.
+std::string sweep_data(const SweepReport& rep, const SweepChart& c, const TimeUnit& unit) {
+  std::string s = "$points << EOD\n";
+  for (const SweepPoint* p : c.points) {
+    const StrategyResult& r = p->result;
+    s += fmt::format("{} {} {}\n", number(static_cast<double>(p->value)),
                      number(r.write_calls ? static_cast<double>(*r.write_calls) : NAN),
-                     number(time_of(r) / unit.ns));
+                     number(chart_time(c, r) / unit.ns));
   }
   s += "EOD\n";
   if (rep.knee) {
@@ -295,25 +318,51 @@ std::string sweep_plot_script(const SweepReport& rep) {
         "set label 1 {1} at {0}, graph 0.95 offset 0.5,0 textcolor rgb '#AA3377' noenhanced\n",
         number(knee), quote("knee: " + format_sweep_value(rep, rep.points[*rep.knee].value)));
   }
-  auto panel = [&](const char* title, const std::string& ylabel, int column, bool log) {
-    std::string p = fmt::format("set title {} noenhanced\nset ylabel {} noenhanced\n", quote(title),
-                                quote(ylabel));
-    // Counts read best as 10k, 1M; times are already in the axis' unit.
-    p += log ? fmt::format("set logscale y 10\nset format y '{}'\n", column == 2 ? "%.0s%c" : "%g")
-             : "unset logscale y\nset format y '%g'\nset yrange [0:*]\n";
-    p += fmt::format("plot $points using 1:{} with lines lw 3 lc rgb '#4477AA' notitle", column);
-    for (std::size_t i = 0; i < pts.size(); ++i)
-      p += fmt::format(
-          ", \\\n  $points every ::{0}::{0} using 1:{1} with points pt 7 ps 2 lc rgb '#4477AA' "
-          "title {2} noenhanced",
-          i, column, quote(format_sweep_value(rep, pts[i]->value)));
-    return p + "\n";
-  };
-  s += panel("write calls", zero_calls ? "calls" : "calls (log scale)", 2, !zero_calls);
+  return s;
+}
+
+/// One panel: a line through the points and each point its own titled mark.
+std::string sweep_panel(const SweepReport& rep, const SweepChart& c, const char* title,
+                        const std::string& ylabel, int column, bool log) {
+  std::string p = fmt::format("set title {} noenhanced\nset ylabel {} noenhanced\n", quote(title),
+                              quote(ylabel));
+  // Counts read best as 10k, 1M; times are already in the axis' unit.
+  p += log ? fmt::format("set logscale y 10\nset format y '{}'\n", column == 2 ? "%.0s%c" : "%g")
+           : "unset logscale y\nset format y '%g'\nset yrange [0:*]\n";
+  p += fmt::format("plot $points using 1:{} with lines lw 3 lc rgb '#4477AA' notitle", column);
+  for (std::size_t i = 0; i < c.points.size(); ++i)
+    p += fmt::format(
+        ", \\\n  $points every ::{0}::{0} using 1:{1} with points pt 7 ps 2 lc rgb '#4477AA' "
+        "title {2} noenhanced",
+        i, column, quote(format_sweep_value(rep, c.points[i]->value)));
+  return p + "\n";
+}
+
+}  // namespace
+
+std::string sweep_plot_script(const SweepReport& rep) {
+  const BenchReport& b = rep.base;
+  const SweepChart c = sweep_chart(rep);
+  const TimeUnit unit = time_unit(c.max_time);
+  std::string s = kTerminal;
+  const std::string what = rep.parameter == "lines" ? fmt::format("on {}", b.filesystem)
+                           : c.per_kib
+                               ? fmt::format("{} lines on {}", format_count(b.lines), b.filesystem)
+                               : lines_text(b);
+  s += fmt::format("set multiplot layout 1,2 title {} noenhanced font 'Sans,26'\n",
+                   quote(fmt::format("iobench sweep: {} {} · {} · {}\n{}", rep.strategy, rep.flag,
+                                     what, runs_text(b), machine(b))));
+  s += "unset key\nset border 3\nset xtics nomirror noenhanced\nset ytics nomirror\n"
+       "set grid xtics ytics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen "
+       "0.14\n";
+  s += sweep_x_axis(rep, c);
+  s += sweep_data(rep, c, unit);
+  s += sweep_panel(rep, c, "write calls", c.zero_calls ? "calls" : "calls (log scale)", 2,
+                   !c.zero_calls);
   s += "set autoscale y\n";
-  s += panel(per_kib ? "median time per KiB" : "median time",
-             fmt::format("time{} ({}, log scale)", per_kib ? " per KiB" : "", unit.name), 3,
-             max_time > 0);
+  s += sweep_panel(rep, c, c.per_kib ? "median time per KiB" : "median time",
+                   fmt::format("time{} ({}, log scale)", c.per_kib ? " per KiB" : "", unit.name), 3,
+                   c.max_time > 0);
   s += "unset multiplot\n";
   return s;
 }

@@ -8,6 +8,7 @@
 
 #include "report/grid.h"
 #include "report/json_result.h"
+#include "report/result_table.h"
 #include "report/table_parts.h"
 #include "tracer/tracer.h"
 
@@ -56,12 +57,29 @@ std::string name_of(const SweepReport& rep) {
   return name;
 }
 
+/// "knee: buffer size 64 KiB (790.0 µs): no larger ... faster or more", and the fastest
+/// value when it is not the knee.
+std::string knee_text(const SweepReport& rep, const std::string& name, bool color) {
+  const SweepPoint& k = rep.points[*rep.knee];
+  const SweepPoint* best = &k;
+  for (const auto& p : rep.points)
+    if (measured(p) && p.result.time_ns.median < best->result.time_ns.median) best = &p;
+  std::string out = paint(fmt::format("knee: {} {}", name, format_sweep_value(rep, k.value)),
+                          style::kBold, color);
+  out += fmt::format(" ({}): no larger {} made the median time 10% faster or more",
+                     format_duration(k.result.time_ns.median), name);
+  if (best != &k)
+    out += fmt::format(";\n  the fastest, {} at {}, is within 10% of it",
+                       format_duration(best->result.time_ns.median),
+                       format_sweep_value(rep, best->value));
+  return out + ".\n";
+}
+
 /// The knee (or why there is none) and the share notes, under the sweep table.
-std::string sweep_notes(const SweepReport& rep, const std::string& name, bool over_100, bool lost,
-                        bool color) {
-  const bool lines = rep.parameter == "lines";
+std::string sweep_notes(const SweepReport& rep, const std::string& name,
+                        const std::vector<ResultRow>& rows, bool color) {
   std::string out;
-  if (lines) {
+  if (rep.parameter == "lines") {
     out +=
         "A scaling sweep has no knee: read the time per line (constant when the cost is per "
         "line).\n";
@@ -70,141 +88,75 @@ std::string sweep_notes(const SweepReport& rep, const std::string& name, bool ov
         "Longer lines write more bytes, so there is no knee: read the time per KiB (it falls "
         "while the cost per call is being spread over more bytes).\n";
   } else if (rep.knee) {
-    const SweepPoint& k = rep.points[*rep.knee];
-    const SweepPoint* best = &k;
-    for (const auto& p : rep.points)
-      if (measured(p) && p.result.time_ns.median < best->result.time_ns.median) best = &p;
-    out += paint(fmt::format("knee: {} {}", name, format_sweep_value(rep, k.value)), style::kBold,
-                 color);
-    out += fmt::format(" ({}): no larger {} made the median time 10% faster or more",
-                       format_duration(k.result.time_ns.median), name);
-    if (best != &k)
-      out += fmt::format(";\n  the fastest, {} at {}, is within 10% of it",
-                         format_duration(best->result.time_ns.median),
-                         format_sweep_value(rep, best->value));
-    out += ".\n";
+    out += knee_text(rep, name, color);
   } else {
     out += fmt::format(
         "knee: none in this range: the largest {} still made the median time 10% faster or\n"
         "  more (knee: the smallest value beyond which no larger one does).\n",
         name);
   }
-  if (over_100) out += paint(kShareNote, style::kDim, color) + std::string("\n");
-  if (lost) out += paint(kLostNote, style::kDim, color) + std::string("\n");
+  for (const auto& note : share_notes(rows)) out += paint(note, style::kDim, color) + "\n";
   return out;
+}
+
+/// The relative column: time per line for a scaling sweep, per KiB when the line length
+/// changes the bytes, else the first measured value's median against this one's.
+GridColumn relative_column(const SweepReport& rep, const SweepPoint* first) {
+  if (rep.parameter == "lines") return {"line", true, "per"};
+  if (rep.parameter == "line_length") return {"KiB", true, "per"};
+  return {first ? format_sweep_value(rep, first->value) : "first", true, "vs"};
+}
+
+std::string relative_cell(const SweepReport& rep, const SweepPoint& p, const SweepPoint* first) {
+  const StrategyResult& r = p.result;
+  const double med = r.time_ns.median;
+  if (rep.parameter == "lines")
+    return p.value > 0 ? format_duration(med / static_cast<double>(p.value)) : kNone;
+  if (rep.parameter == "line_length")
+    return r.bytes > 0 ? format_duration(med * 1024 / static_cast<double>(r.bytes)) : kNone;
+  return first ? format_relative(first->result.time_ns.median, med) : kNone;
+}
+
+/// A row per point, the knee's marked; time bars all green (no row is a reference).
+std::vector<ResultRow> sweep_rows(const SweepReport& rep, const SweepPoint* first) {
+  std::vector<ResultRow> rows;
+  for (std::size_t i = 0; i < rep.points.size(); ++i) {
+    const SweepPoint& p = rep.points[i];
+    const std::string value = format_sweep_value(rep, p.value);
+    const bool knee = rep.knee && *rep.knee == i && p.result.status == ResultStatus::kOk;
+    rows.push_back({&p.result,
+                    {knee ? "knee ▶ " + value : value, knee ? style::kBold : style::kNone},
+                    relative_cell(rep, p, first),
+                    style::kGreen});
+  }
+  return rows;
+}
+
+/// What the heading says was swept: the strategy, the flag, and the workload that stayed.
+std::string sweep_what(const SweepReport& rep) {
+  const BenchReport& b = rep.base;
+  std::string what = fmt::format("sweep {} {}", rep.strategy, rep.flag);
+  if (rep.parameter == "line_length")
+    what += fmt::format(" · {} lines", format_count(b.lines));
+  else if (rep.parameter != "lines")
+    what += fmt::format(" · {} lines ({})", format_count(b.lines),
+                        format_bytes(static_cast<double>(b.bytes)));
+  return what;
 }
 
 }  // namespace
 
 std::string render_sweep_table(const SweepReport& rep) {
   const BenchReport& b = rep.base;
-  const bool color = b.color;
-  const bool lines = rep.parameter == "lines";
-  const bool per_kib = rep.parameter == "line_length";  // the bytes change with the value
-  double max_time = 0, max_calls = 0;
   const SweepPoint* first = nullptr;
-  for (const auto& p : rep.points) {
-    if (!measured(p)) continue;
-    if (!first) first = &p;
-    max_time = std::max(max_time, p.result.time_ns.median);
-    if (p.result.write_calls)
-      max_calls = std::max(max_calls, static_cast<double>(*p.result.write_calls));
-  }
+  for (const auto& p : rep.points)
+    if (!first && measured(p)) first = &p;
+  const std::vector<ResultRow> rows = sweep_rows(rep, first);
   const std::string value_title = name_of(rep);
-  std::vector<GridColumn> cols = {
-      // Drop ranks as in the strategies table (table.cc).
-      {value_title, true},
-      {"calls", true, "write"},
-      bar_column(8, 4),
-      {"call", true, "bytes/", 2, 5},
-      {"median", true, "time"},
-      {"±σ", true, "", 1, 6},
-      bar_column(8, 3),
-      lines     ? GridColumn{"line", true, "per"}
-      : per_kib ? GridColumn{"KiB", true, "per"}
-                : GridColumn{first ? format_sweep_value(rep, first->value) : "first", true, "vs"},
-      {"time", true, "syscall", 2, 2},
-      {"time", true, "% of", 2, 1},
-      {"CPU", true, "", 2, 7},
-      {"faults", true, "", 2, 8},
-  };
-  std::vector<std::vector<GridCell>> rows;
-  std::vector<std::string> errors;
-  bool over_100 = false, lost = false;
-  for (std::size_t i = 0; i < rep.points.size(); ++i) {
-    const SweepPoint& p = rep.points[i];
-    const StrategyResult& r = p.result;
-    const std::string value = format_sweep_value(rep, p.value);
-    if (r.status != ResultStatus::kOk) {
-      const char* sgr = r.status == ResultStatus::kUnsupported ? style::kYellow : style::kRed;
-      rows.push_back({value,
-                      kNone,
-                      "",
-                      kNone,
-                      {to_string(r.status), sgr},
-                      "",
-                      "",
-                      kNone,
-                      kNone,
-                      kNone,
-                      kNone,
-                      kNone});
-      errors.push_back(paint(
-          fmt::format("{} {}: {}: {}", rep.flag, value, to_string(r.status), r.error), sgr, color));
-      continue;
-    }
-    const double med = r.time_ns.median;
-    std::string calls = r.write_calls ? format_count(*r.write_calls) : kNone;
-    std::string per_call = kNone, sys_time = kNone, share = kNone;
-    double calls_bar = -1;
-    if (r.write_calls && max_calls > 0)
-      calls_bar = std::log10(1 + static_cast<double>(*r.write_calls)) / std::log10(1 + max_calls);
-    if (r.write_calls && *r.write_calls > 0)
-      per_call = format_bytes(static_cast<double>(r.bytes) / static_cast<double>(*r.write_calls));
-    sys_time = format_syscall_time(r);
-    lost = lost || syscall_time_lost(r);
-    if (auto pct = syscall_share(r)) share = fmt::format("{:.0f}%", *pct);
-    over_100 = over_100 || syscall_share_untrusted(r);
-
-    std::string rel = kNone;
-    if (lines) {
-      if (p.value > 0) rel = format_duration(med / static_cast<double>(p.value));
-    } else if (per_kib) {
-      if (r.bytes > 0) rel = format_duration(med * 1024 / static_cast<double>(r.bytes));
-    } else if (first) {
-      rel = format_relative(first->result.time_ns.median, med);
-    }
-    const bool knee = rep.knee && *rep.knee == i;
-    rows.push_back({{knee ? "knee ▶ " + value : value, knee ? style::kBold : style::kNone},
-                    calls,
-                    GridCell::bar(calls_bar, style::kCyan),
-                    per_call,
-                    format_duration(med),
-                    r.time_ns.samples.size() > 1 && r.time_ns.mean > 0
-                        ? fmt::format("±{:.0f}%", 100 * r.time_ns.stddev / r.time_ns.mean)
-                        : kNone,
-                    GridCell::bar(max_time > 0 ? med / max_time : -1, style::kGreen),
-                    rel,
-                    sys_time,
-                    share,
-                    format_duration(r.cpu_ns.median),
-                    format_count(r.minor_faults + r.major_faults)});
-  }
-
-  std::string what = fmt::format("sweep {} {}", rep.strategy, rep.flag);
-  if (per_kib)
-    what += fmt::format(" · {} lines", format_count(b.lines));
-  else if (!lines)
-    what += fmt::format(" · {} lines ({})", format_count(b.lines),
-                        format_bytes(static_cast<double>(b.bytes)));
-  std::string out = wrap_lines(render_heading(b, what, "value"), b.columns);
-  out += render_grid(cols, rows, color, b.columns);
-  out += "\n";
-  out += reflow(sweep_notes(rep, value_title, over_100, lost, color), b.columns);
-  out += "\n";
-  out += reflow(render_provenance(b, "value"), b.columns);
-  for (const auto& e : errors) out += wrap_lines(e, b.columns) + "\n";
-  return out;
+  const auto cols = result_columns(rows, {value_title, true}, relative_column(rep, first));
+  std::string out = render_result_grid(b, sweep_what(rep), "value", cols, rows);
+  out += "\n" + reflow(sweep_notes(rep, value_title, rows, b.color), b.columns);
+  return out + render_result_footer(b, "value", failure_lines(rows, rep.flag + " ", b.color));
 }
 
 namespace {

@@ -1,0 +1,146 @@
+// `iobench trace`'s table, as strace -c draws one: a row per syscall (most time first, most
+// calls in count mode) and their total, a row per file, optionally a table per process, and
+// what the write-call count and the times mean.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "report/grid.h"
+#include "report/reporter.h"
+#include "tracer/tracer.h"
+#include "tracer/write_calls.h"
+
+namespace iobench {
+namespace {
+
+constexpr const char* kNone = "—";
+
+/// A line of the syscall table: one syscall's totals, or the total of them all (whose
+/// per-call cells stay empty).
+struct SyscallRow {
+  std::string name;
+  SyscallStats stats;
+  bool counted = false;  // its calls return byte counts (moves_data)
+  bool total = false;
+};
+
+/// A syscall's time: "—" in count mode, and when the tracer's cost subtracted left nothing
+/// or its 95% interval holds 0; "≈" when it was scaled up from a sample.
+std::string trace_time(const SyscallStats& st, bool timed) {
+  if (!timed || st.calls == 0 || st.time_ns <= 0) return kNone;
+  if (st.timed_calls > 0 && st.time_uncertain()) return kNone;
+  return (st.estimated() && st.timed_calls > 0 ? "≈" : "") +
+         format_duration(static_cast<double>(st.time_ns));
+}
+
+/// The bytes of calls that return a byte count; "—" for the others (io_uring_enter, fsync)
+/// and in count mode.
+std::string bytes_text(std::uint64_t n, bool counted, bool timed) {
+  return timed && counted ? format_count(n) : kNone;
+}
+
+std::vector<Column<SyscallRow>> syscall_columns(bool timed) {
+  auto per_call = [timed](const SyscallRow& row) -> GridCell {
+    const SyscallStats& st = row.stats;
+    if (row.total) return "";
+    if (trace_time(st, timed) == kNone) return kNone;
+    return format_duration(static_cast<double>(st.time_ns) / static_cast<double>(st.calls));
+  };
+  std::vector<Column<SyscallRow>> cols = {
+      {{"syscall", false}, [](const SyscallRow& row) { return row.name; }},
+      {{"calls", true}, [](const SyscallRow& row) { return format_count(row.stats.calls); }},
+      {{"errors", true},
+       [timed](const SyscallRow& row) { return timed ? format_count(row.stats.errors) : kNone; }},
+      {{"bytes", true},
+       [timed](const SyscallRow& row) { return bytes_text(row.stats.bytes, row.counted, timed); }},
+      {{"time", true}, [timed](const SyscallRow& row) { return trace_time(row.stats, timed); }},
+      {{"time/call", true}, per_call},
+  };
+  const std::pair<const char*, std::int64_t LatencySummary::*> kQuantiles[] = {
+      {"p50", &LatencySummary::p50}, {"p99", &LatencySummary::p99}, {"max", &LatencySummary::max}};
+  for (const auto& [title, q] : kQuantiles) {
+    cols.push_back({{title, true}, [timed, q = q](const SyscallRow& row) -> GridCell {
+                      if (row.total) return "";
+                      const auto& latency = row.stats.latency;
+                      if (!timed || !latency) return kNone;
+                      return format_duration(static_cast<double>((*latency).*q));
+                    }});
+  }
+  return cols;
+}
+
+std::string syscall_table(const std::map<std::string, SyscallStats>& syscalls, bool timed) {
+  std::vector<SyscallRow> rows;
+  SyscallRow total{"total", {}, false, true};
+  for (const auto& [name, st] : syscalls) {
+    rows.push_back({name, st, moves_data(name), false});
+    total.stats.calls += st.calls;
+    total.stats.errors += st.errors;
+    total.stats.bytes += st.bytes;
+    total.stats.time_ns += st.time_ns;
+    total.counted = total.counted || moves_data(name);
+  }
+  // strace -c order: most time first (most calls in count mode).
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+    return timed ? a.stats.time_ns > b.stats.time_ns : a.stats.calls > b.stats.calls;
+  });
+  rows.push_back(total);
+  return render_columns(syscall_columns(timed), rows);
+}
+
+std::string file_table(const std::vector<FileStats>& files, bool timed) {
+  const std::vector<Column<FileStats>> cols = {
+      {{"file", false}, [](const FileStats& f) { return f.path; }},
+      {{"calls", true}, [](const FileStats& f) { return format_count(f.calls()); }},
+      {{"bytes", true}, [timed](const FileStats& f) {
+         const bool counted = std::any_of(f.syscalls.begin(), f.syscalls.end(),
+                                          [](const auto& s) { return moves_data(s.first); });
+         return bytes_text(f.bytes(), counted, timed);
+       }}};
+  return render_columns(cols, files);
+}
+
+/// What the write-call count is, that the wall time is a traced one, and how the syscall
+/// times were corrected or sampled.
+std::string trace_footer(const TraceResult& t) {
+  std::string out = fmt::format(
+      "\nwrite calls: {} ({}; README \"What counts as a write\")\n",
+      format_count(count_writes(t).calls),
+      t.backend == "perf" ? "perf has no per-file split: every data write of the process tree"
+                          : "data writes to files, not to stdout, stderr, terminals, pipes or "
+                            "sockets;\n  io_uring_enter on rings");
+  out += fmt::format("wall time {} (traced: not the program's untraced speed); ",
+                     format_duration(static_cast<double>(t.wall_ns)));
+  if (t.mode != TraceMode::kTiming) return out + "count mode: calls only.\n";
+  out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
+                     format_duration(static_cast<double>(t.overhead_ns)));
+  for (const auto& [name, st] : t.syscalls) {
+    if (st.estimated() && st.timed_calls > 0)
+      out += fmt::format(
+          "≈ {}: timed {} of {} calls, spread over the run (--time-all: every "
+          "call); p50/p99/max: corrected per-call times.\n",
+          name, format_count(st.timed_calls), format_count(st.calls));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_trace_table(const TraceReport& rep) {
+  const TraceResult& t = rep.trace;
+  if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
+  const bool timed = t.mode == TraceMode::kTiming;
+  std::string out = syscall_table(t.syscalls, timed);
+  if (!t.files.empty()) {
+    out += "\n";
+    out += file_table(t.files, timed);
+  }
+  if (rep.per_process) {
+    for (const auto& p : t.processes)
+      out += fmt::format("\nprocess {}\n", p.pid) + syscall_table(p.syscalls, timed);
+  }
+  return out + trace_footer(t);
+}
+
+}  // namespace iobench
