@@ -43,6 +43,7 @@
 
 #include "base/monotonic_clock.h"
 #include "tracer/probe.h"
+#include "tracer/tally.h"
 #include "tracer/task_info.h"
 
 namespace iobench::tracing {
@@ -73,6 +74,14 @@ double quantile(std::vector<double> v, double q) {
 
 double median(std::vector<double> v) { return quantile(std::move(v), 0.5); }
 
+/// The mean of `v` less its kRobustTrim share at either end.
+double trimmed_mean(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const auto cut = static_cast<long>(kRobustTrim * static_cast<double>(v.size()));
+  const auto first = v.begin() + cut, last = v.end() - cut;
+  return first < last ? std::accumulate(first, last, 0.0) / static_cast<double>(last - first) : 0;
+}
+
 /// Standard error of the median of `v`, from its median absolute deviation (robust to the
 /// pairs a preemption landed in): 1.2533 σ / √n, σ ≈ 1.4826 MAD for normal noise.
 double median_se(const std::vector<double>& v) {
@@ -94,14 +103,13 @@ void estimate_residual(const std::vector<IntervalSample>& samples,
   std::vector<double> residual;
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
     const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
-    double sum = 0;
-    int n = 0;
+    std::vector<double> paired;
     for (auto it = first; it != first + kBatchCalls; ++it) {
-      if (it->probe < 0) continue;
-      sum += static_cast<double>(it->cpu - it->probe);  // as the session pairs them
-      ++n;
+      if (it->probe >= 0) paired.push_back(static_cast<double>(it->cpu - it->probe));
     }
-    if (n > kBatchCalls / 2) residual.push_back(sum / n - (untraced[p] - filter_cost));
+    // The run's estimate is a trimmed mean of these (tally.h): so is what it is held to.
+    if (paired.size() > kBatchCalls / 2)
+      residual.push_back(trimmed_mean(std::move(paired)) - (untraced[p] - filter_cost));
   }
   if (residual.size() < kCalibrationPairs / 2) return;  // probes failed: none to correct
   c.residual_ns = std::llround(median(residual));

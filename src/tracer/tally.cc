@@ -134,7 +134,7 @@ TraceTally::Shifts TraceTally::robust_shifts() const {
   for (const auto& [nr, h] : cpu_) {
     const Counter& c = total_.at(nr);
     if (h.weight() <= 0 || c.w <= 0) continue;
-    shifts[nr] = h.trimmed_mean(kTrim) - c.w_cpu / c.w;
+    shifts[nr] = h.trimmed_mean(kRobustTrim) - c.w_cpu / c.w;
   }
   return shifts;
 }

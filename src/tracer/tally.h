@@ -15,6 +15,11 @@
 
 namespace iobench::tracing {
 
+/// The share of timed calls' CPU times dropped at either end for the robust location: in a
+/// run (TraceTally) and in the calibration of the residual it is corrected by, alike, so the
+/// genuine tail of a call's cost the trim drops is dropped on both sides and cancels.
+inline constexpr double kRobustTrim = 0.1;
+
 inline constexpr char kNoFdPath[] = "(no fd)";    // msync: the call names memory, not an fd
 inline constexpr char kBadFdPath[] = "(bad fd)";  // the fd did not resolve (EBADF ahead)
 // /proc/PID/fd refused us (a non-dumpable program, a tracer without root): some file, unnamed.
@@ -73,8 +78,6 @@ class TraceTally {
   void fill(TraceResult& result, const SyscallTable& table, const Overhead& overhead) const;
 
  private:
-  /// The share of timed calls' CPU times dropped at either end for the robust location.
-  static constexpr double kTrim = 0.1;
   using Shifts = std::map<int, double>;
   /// Per syscall: its calls' trimmed mean CPU time less their mean, which every aggregate of
   /// that syscall (total, per process, per file) adds to its own mean. A call's CPU time is
