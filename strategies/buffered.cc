@@ -82,15 +82,9 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
   std::size_t align = 1;
   StrategyOutcome refused;
-  const int fd = create_job_output(job, &align, &refused);
+  const int fd = create_chunked_output(job, cap, &align, &refused);
   if (fd < 0) return refused;
   OutputFile file(fd);
-  if (cap % align != 0) {
-    char why[120];
-    std::snprintf(why, sizeof why,
-                  "buffer_size %zu is not a multiple of the direct I/O alignment %zu", cap, align);
-    return direct_unsupported(why);
-  }
 
   AlignedBuffer buf;
   if (!buf.allocate(cap, align)) return outcome_errno(RunStatus::kFailed, "malloc", ENOMEM);

@@ -70,6 +70,18 @@ int create_job_output(const WriteJob& job, std::size_t* align, StrategyOutcome* 
   return fd;
 }
 
+int create_chunked_output(const WriteJob& job, std::size_t chunk, std::size_t* align,
+                          StrategyOutcome* out) noexcept {
+  const int fd = create_job_output(job, align, out);
+  if (fd < 0 || chunk % *align == 0) return fd;
+  ::close(fd);
+  char why[120];
+  std::snprintf(why, sizeof why,
+                "buffer_size %zu is not a multiple of the direct I/O alignment %zu", chunk, *align);
+  *out = direct_unsupported(why);
+  return -1;
+}
+
 StrategyOutcome direct_unsupported(const char* why) noexcept {
   char message[sizeof(StrategyOutcome::message)];
   std::snprintf(message, sizeof message, "--direct: %s", why);

@@ -31,6 +31,12 @@ int create_direct_output(const char* path, std::size_t* align, StrategyOutcome* 
 int create_job_output(const WriteJob& job, std::size_t* align, StrategyOutcome* out,
                       int extra_flags = 0) noexcept;
 
+/// create_job_output for a strategy that writes `chunk` bytes at a time: with --direct, a
+/// chunk that is not a multiple of the alignment is refused (kUnsupported) and the file
+/// closed. Returns the fd, or -1 with *out set.
+int create_chunked_output(const WriteJob& job, std::size_t chunk, std::size_t* align,
+                          StrategyOutcome* out) noexcept;
+
 /// "--direct: <why>" as an unsupported outcome, for strategies that cannot honour it.
 StrategyOutcome direct_unsupported(const char* why) noexcept;
 

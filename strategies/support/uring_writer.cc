@@ -331,16 +331,9 @@ StrategyOutcome run_uring(const WriteJob& job, UringMode mode) noexcept {
 
   std::size_t align = 1;
   StrategyOutcome refused_open;
-  const int fd = create_job_output(job, &align, &refused_open);
+  const int fd = create_chunked_output(job, chunk, &align, &refused_open);
   if (fd < 0) return refused_open;
   OutputFile file(fd);
-  if (chunk % align != 0) {
-    char why[120];
-    std::snprintf(why, sizeof why,
-                  "buffer_size %zu is not a multiple of the direct I/O alignment %zu", chunk,
-                  align);
-    return direct_unsupported(why);
-  }
 
   slots.reset(new (std::nothrow) Slot[depth]);
   free_ids.reset(new (std::nothrow) unsigned[depth]);
