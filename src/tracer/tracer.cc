@@ -127,6 +127,7 @@ struct Tracer::Impl {
     TraceTally tally;
     std::uint64_t probed = 0;
     double probe_level_ns = 0;  // the probes' median cost: what was subtracted, typically
+    std::size_t spinners = 0;   // idle spinners that ran beside it (idle_spinners.h)
     bool stops_unsteady = false;
   };
 
@@ -176,7 +177,10 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   r.probed_calls = t.probed;
   Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
   // An error of a second per call: every 95% interval holds 0, and every time reads "—".
-  if (t.stops_unsteady) overhead.se_ns = 1e9;
+  // Only without spinners: the unsteady stops it was made for came from CPUs halting
+  // between stops, which the spinners prevent; beside them the stops' long tail tripped it
+  // on a quiet machine in 5 runs of 5 whose times were right (README "Idle CPUs").
+  if (t.stops_unsteady && t.spinners == 0) overhead.se_ns = 1e9;
   r.overhead_ns =
       t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
   if (r.available) t.tally.fill(r, impl_->table, overhead);
@@ -249,6 +253,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   parent_end.reset();
   session.run();
   result.timed_out = watchdog.expired();
+  traced.spinners = spinners.count();
   collect(session, start, traced);
   return traced;
 }
