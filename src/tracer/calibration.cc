@@ -100,12 +100,14 @@ double median_se(const std::vector<double>& v) {
 void estimate_residual(const std::vector<IntervalSample>& samples,
                        const std::vector<double>& untraced, double filter_cost,
                        TracerCalibration& c) {
-  std::vector<double> residual;
+  std::vector<double> residual, probes;
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
     const auto first = samples.begin() + static_cast<long>(kTracedWarmup + p * kBatchCalls);
     std::vector<double> paired;
     for (auto it = first; it != first + kBatchCalls; ++it) {
-      if (it->probe >= 0) paired.push_back(static_cast<double>(it->cpu - it->probe));
+      if (it->probe < 0) continue;
+      paired.push_back(static_cast<double>(it->cpu - it->probe));
+      probes.push_back(static_cast<double>(it->probe));
     }
     // The run's estimate is a trimmed mean of these (tally.h): so is what it is held to.
     if (paired.size() > kBatchCalls / 2)
@@ -114,6 +116,7 @@ void estimate_residual(const std::vector<IntervalSample>& samples,
   if (residual.size() < kCalibrationPairs / 2) return;  // probes failed: none to correct
   c.residual_ns = std::llround(median(residual));
   c.residual_se_ns = median_se(residual);
+  c.probe_level_ns = median(std::move(probes));
   c.probed = true;
 }
 
@@ -199,6 +202,27 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
   c.off_threshold_ns = std::max<std::int64_t>(
       kMinSleepNs, std::llround(quantile(off, kSleepQuantile)) - c.off_median_ns);
   return c;
+}
+
+std::optional<Overhead> residual_in_regime(const std::vector<TracerCalibration>& history,
+                                           double level) {
+  std::vector<double> residual, se;
+  for (const TracerCalibration& c : history) {
+    const bool same =
+        c.probe_level_ns <= kSameRegime * level && level <= kSameRegime * c.probe_level_ns;
+    if (level > 0 && !same) continue;
+    residual.push_back(static_cast<double>(c.residual_ns));
+    se.push_back(c.residual_se_ns);
+  }
+  if (residual.empty()) return std::nullopt;
+  std::sort(residual.begin(), residual.end());
+  const std::size_t n = residual.size();
+  const double m = n % 2 == 1 ? residual[n / 2] : (residual[n / 2 - 1] + residual[n / 2]) / 2;
+  std::vector<double> dev;
+  for (const double x : residual) dev.push_back(std::fabs(x - m));
+  // One calibration's spread: from two, half their difference; from more, 1.4826 MAD.
+  const double spread = n == 1 ? 0 : n == 2 ? dev[0] : 1.4826 * median(dev);
+  return Overhead{m, std::hypot(median(se), spread)};
 }
 
 }  // namespace iobench::tracing

@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tracer/run_delay.h"
+#include "tracer/tally.h"
 #include "tracer/tracer.h"
 
 namespace iobench::tracing {
@@ -42,5 +44,17 @@ std::size_t calibration_traced_calls() noexcept;
 /// `paired`: the filter was loaded, so the interleaved untraced batches really were.
 TracerCalibration estimate_calibration(const CalibrationShared& shared,
                                        const std::vector<IntervalSample>& samples, bool paired);
+
+/// Two calibrations ran in the same stop regime when their probes' medians are within this
+/// factor: a stop costs the tracee one of a few levels far apart (tracer and tracee on one
+/// CPU or on two, an idle CPU halted or not), and the residual differs between them.
+inline constexpr double kSameRegime = 2;
+
+/// The residual for a run whose probes' median was `level` (0: any regime), from the
+/// calibrations in `history` that ran in its regime: their median and, as its error, the
+/// spread of one calibration's (a run's own residual is one more draw) combined with their
+/// standard error. Nullopt when none ran in that regime.
+std::optional<Overhead> residual_in_regime(const std::vector<TracerCalibration>& history,
+                                           double level);
 
 }  // namespace iobench::tracing

@@ -18,6 +18,7 @@
 #include "base/unique_fd.h"
 #include "tracer/fd_paths.h"
 #include "tracer/idle_spinners.h"
+#include "tracer/latency_histogram.h"
 #include "tracer/probe.h"
 #include "tracer/run_delay.h"
 #include "tracer/syscalls.h"
@@ -101,6 +102,11 @@ class TraceSession {
   }
   /// The median of the recent probes when the run ended (0: none): the cost per timed call.
   double probe_level_ns() const noexcept { return static_cast<double>(probe_level_.median()); }
+  /// The median of every probe of the run (0: none): which of the stop regimes it ran in
+  /// (tracer.cc, residual_for()).
+  double probe_median_ns() const noexcept {
+    return static_cast<double>(probe_costs_.quantile(0.5));
+  }
   /// Programs exec'd without the setuid/setgid/file capabilities their file grants.
   const std::vector<std::string>& lost_privileges() const noexcept { return lost_privileges_; }
 
@@ -168,6 +174,7 @@ class TraceSession {
   std::int64_t probe_sum_ns_ = 0, reentry_sum_ns_ = 0;
   static constexpr double kUnsteadyRatio = 2;  // on a steady machine the mean is ~1.1-1.4x
   ProbeLevel probe_level_;
+  LatencyHistogram probe_costs_;  // every probe's: fixed memory, whatever the calls
   std::int64_t waited_ns_ = 0, interval_ns_ = 0;
   std::optional<WaitStatus> main_status_;
   RunDelay own_run_delay_{0};

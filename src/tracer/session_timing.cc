@@ -64,6 +64,7 @@ void TraceSession::end_probe(pid_t tid, Thread& t, std::int64_t now_ns) {
   waited_ns_ += waited;
   t.held.interval.probe = tracee.cpu - t.cpu0;
   probe_level_.add(t.held.interval.probe);
+  probe_costs_.add(t.held.interval.probe, 1);
   probe_sum_ns_ += t.held.interval.probe;
   ++probed_;
   record(t, t.held, true);

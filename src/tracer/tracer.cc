@@ -46,8 +46,10 @@ constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRA
 constexpr std::chrono::seconds kCalibrationTimeout{30};
 /// Timed calls from which a run is worth a calibration of its own after it (tens of ms).
 constexpr std::uint64_t kRecalibrateAfter = 1000;
-/// Calibrations whose residuals the median is taken over (tracer.cc, calibrate()).
-constexpr std::size_t kResidualHistory = 5;
+/// Recent calibrations kept to correct runs by (calibration.h, residual_in_regime()).
+constexpr std::size_t kCalibrationHistory = 8;
+/// Calibrations tried after a run whose regime none of the recent ones shared.
+constexpr int kRegimeRetries = 2;
 constexpr int kFirstCalibrations = 3;
 
 /// Owns the forked child until a TraceSession takes over (or it is reaped): on unwind it
@@ -82,21 +84,18 @@ class ChildGuard {
   UniqueFd pidfd_;
 };
 
-/// What the session subtracted per timed call came from `before`; the calibrations around the
-/// run say the mean of the two was right. Returns that drift (the shift fill() applies) and
-/// the error: the calibrations' combined, plus half their difference. Probed calls rest on
-/// the residual, the others on the whole calibrated overhead, each by its share of calls.
-Overhead drift_since(const TracerCalibration& before, const TracerCalibration& after,
-                     std::uint64_t probed, std::uint64_t timed) {
-  auto bracket = [](double b, double a, double b_se, double a_se) {
-    return Overhead{(a - b) / 2, std::hypot(std::hypot(b_se, a_se) / 2, (a - b) / 2)};
-  };
-  const Overhead res =
-      bracket(static_cast<double>(before.residual_ns), static_cast<double>(after.residual_ns),
-              before.residual_se_ns, after.residual_se_ns);
-  const Overhead all =
-      bracket(static_cast<double>(before.overhead_ns), static_cast<double>(after.overhead_ns),
-              before.overhead_se_ns, after.overhead_se_ns);
+/// What fill() shifts a timed call by, and its error. A probed call rests on the residual of
+/// the run's own stop regime (`residual`, chosen once the run's probes are known), against
+/// the `before` one the session subtracted; the others on the whole calibrated overhead,
+/// whose drift the calibrations either side of the run bracket. Each by its share of calls.
+Overhead correction(const TracerCalibration& before, const TracerCalibration& after,
+                    const Overhead& residual, std::uint64_t probed, std::uint64_t timed) {
+  const double b = static_cast<double>(before.overhead_ns);
+  const double a = static_cast<double>(after.overhead_ns);
+  const Overhead all{
+      (a - b) / 2,
+      std::hypot(std::hypot(before.overhead_se_ns, after.overhead_se_ns) / 2, (a - b) / 2)};
+  const Overhead res{residual.ns - static_cast<double>(before.residual_ns), residual.se_ns};
   const double p = timed > 0 ? static_cast<double>(probed) / static_cast<double>(timed) : 0;
   return Overhead{p * res.ns + (1 - p) * all.ns, std::hypot(p * res.se_ns, (1 - p) * all.se_ns)};
 }
@@ -126,8 +125,9 @@ struct Tracer::Impl {
     TraceResult result;
     TraceTally tally;
     std::uint64_t probed = 0;
-    double probe_level_ns = 0;  // the probes' median cost: what was subtracted, typically
-    std::size_t spinners = 0;   // idle spinners that ran beside it (idle_spinners.h)
+    double probe_level_ns = 0;   // the recent probes' median: what was subtracted, typically
+    double probe_median_ns = 0;  // all the run's probes' median: its stop regime
+    std::size_t spinners = 0;    // idle spinners that ran beside it (idle_spinners.h)
     bool stops_unsteady = false;
   };
 
@@ -145,7 +145,7 @@ struct Tracer::Impl {
   SyscallTable table;
   SeccompFilter filter;
   std::optional<TracerCalibration> calibration;
-  std::vector<std::int64_t> residuals;  // the recent calibrations' own, oldest first
+  std::vector<TracerCalibration> history;  // the recent probed calibrations, oldest first
 };
 
 Tracer::Tracer(TracerOptions options)
@@ -173,9 +173,20 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
     impl_->calibrate();
     after = *impl_->calibration;
   }
+  // The run's stops may have run in a regime none of the recent calibrations did: a few more
+  // tries to meet it, then the median of them all, with their whole spread as its error.
+  std::optional<Overhead> residual = residual_in_regime(impl_->history, t.probe_median_ns);
+  for (int i = 0; timing && t.probed > 0 && !residual && i < kRegimeRetries &&
+                  t.tally.timed_calls() >= kRecalibrateAfter;
+       ++i) {
+    impl_->calibrate();
+    residual = residual_in_regime(impl_->history, t.probe_median_ns);
+  }
+  if (!residual) residual = residual_in_regime(impl_->history, 0);
   TraceResult& r = t.result;
   r.probed_calls = t.probed;
-  Overhead overhead = drift_since(before, after, t.probed, t.tally.timed_calls());
+  Overhead overhead =
+      correction(before, after, residual.value_or(Overhead{}), t.probed, t.tally.timed_calls());
   // An error of a second per call: every 95% interval holds 0, and every time reads "—".
   // Only without spinners: the unsteady stops it was made for came from CPUs halting
   // between stops, which the spinners prevent; beside them the stops' long tail tripped it
@@ -268,6 +279,7 @@ void Tracer::Impl::collect(const TraceSession& session, std::int64_t start, Trac
   traced.tally = session.tally();
   traced.probed = session.probed_calls();
   traced.probe_level_ns = session.probe_level_ns();
+  traced.probe_median_ns = session.probe_median_ns();
   traced.stops_unsteady = session.stops_unsteady();
   result.busy_share = session.busy_share();
 }
@@ -322,13 +334,12 @@ void Tracer::Impl::calibrate() {
   }
   calibration = estimate_calibration(*s, samples, r.seccomp);
   if (!calibration->probed) return;
-  // One calibration's residual can land far off (a preemption inside a batch, tracer and
-  // child placed unlike any run): the median of the recent ones stands for them all.
-  residuals.push_back(calibration->residual_ns);
-  if (residuals.size() > kResidualHistory) residuals.erase(residuals.begin());
-  std::vector<std::int64_t> v = residuals;
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-  calibration->residual_ns = v[v.size() / 2];
+  history.push_back(*calibration);
+  if (history.size() > kCalibrationHistory) history.erase(history.begin());
+  // One calibration's residual can land far off (a preemption inside a batch): the median
+  // of the recent ones in its regime stands for them all.
+  calibration->residual_ns =
+      std::llround(residual_in_regime(history, calibration->probe_level_ns)->ns);
 }
 
 std::string lost_privileges_warning(const std::string& program) {

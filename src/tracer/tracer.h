@@ -49,9 +49,10 @@ struct TracerCalibration {
   /// level and the call's untraced cost, per call, and the standard error of that.
   std::int64_t residual_ns = 0;
   double residual_se_ns = 0;
-  bool probed = false;      // the probes ran: residual_ns is known
-  std::size_t samples = 0;  // traced calls the estimate rests on
-  bool traced = false;      // false: ptrace was refused, nothing to subtract
+  double probe_level_ns = 0;  // the probes' median: the stop regime it ran in (tracer.cc)
+  bool probed = false;        // the probes ran: residual_ns is known
+  std::size_t samples = 0;    // traced calls the estimate rests on
+  bool traced = false;        // false: ptrace was refused, nothing to subtract
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.
