@@ -8,7 +8,6 @@
 // every write is a whole buffer, so only the last needs padding (direct_io.h).
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 #include "strategies/strategy.h"
@@ -95,13 +94,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     if (int err = out.write_line(i)) return outcome_errno(RunStatus::kFailed, "write", err);
   }
   if (int err = out.flush(align)) return outcome_errno(RunStatus::kFailed, "write", err);
-  if (job.params.direct && job.expected_bytes % align != 0) {
-    if (int err = finish_direct(file.fd(), job.expected_bytes))
-      return outcome_errno(RunStatus::kFailed, "ftruncate", err);
-  }
-  if (int err = syncer.before_close()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
-  if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);
-  return outcome_ok();
+  return finish_output(job, align, syncer, file);
 }
 
 }  // namespace

@@ -35,17 +35,21 @@ if [ "$load" = 1 ]; then
 fi
 
 now_ns() { date +%s%N; }
-printf '%-5s %3s %10s %10s %7s %9s %7s %7s\n' what run corrected reference ratio timed share wall
+# shown: "—" where iobench itself prints "—" (the figure's 95% interval holds 0, or it
+# exceeds 1.5x the whole untraced run): the ratio is then printed but not a claim.
+printf '%-5s %3s %10s %10s %7s %9s %7s %7s %5s\n' what run corrected reference ratio timed share wall shown
 ref=0
 for i in $(seq "$runs"); do
   "$bin" --lines "$lines" --strategy unbuffered,format-only --format json >"$tmp/demo.json"
-  read -r corrected ref timed share < <(jq -r --argjson n "$lines" '
+  read -r corrected ref timed share shown < <(jq -r --argjson n "$lines" '
     (.results[] | select(.strategy=="unbuffered")) as $u
     | (.results[] | select(.strategy=="format-only")) as $f
     | [ (if $u.syscall_time_ns == null then "null" else ($u.syscall_time_ns / $u.write_calls) end),
         (($u.time_ns.median - $f.time_ns.median) / $n),
         ($u.syscalls.write.timed_calls // "null"),
-        ($u.syscall_share // "null") ] | @tsv' "$tmp/demo.json")
+        ($u.syscall_share // "null"),
+        (if $u.syscall_time_ns == null or $u.syscall_time_ci95_ns[0] == 0
+            or $u.syscall_time_ns > 1.5 * $u.time_ns.median then "—" else "num" end) ] | @tsv' "$tmp/demo.json")
   wall_ratio="-"
   if [ "$wall" = 1 ]; then
     t0=$(now_ns); "$bin" --lines "$lines" --strategy all >/dev/null; t1=$(now_ns)
@@ -53,15 +57,18 @@ for i in $(seq "$runs"); do
     wall_ratio=$(awk -v a=$((t1 - t0)) -v b=$((t2 - t1)) 'BEGIN {printf "%.2f", a/b}')
   fi
   awk -v w=demo -v i="$i" -v c="$corrected" -v r="$ref" -v t="$timed" -v s="$share" -v x="$wall_ratio" \
-    'BEGIN {printf "%-5s %3d %10s %10.1f %7s %9s %7s %7s\n", w, i, (c=="null"?"—":sprintf("%.1f",c)), r,
-            (c=="null"?"—":sprintf("%.2f",c/r)), t, (s=="null"?"—":sprintf("%.3f",s)), x}'
+    -v sh="$shown" \
+    'BEGIN {printf "%-5s %3d %10s %10.1f %7s %9s %7s %7s %5s\n", w, i, (c=="null"?"—":sprintf("%.1f",c)), r,
+            (c=="null"?"—":sprintf("%.2f",c/r)), t, (s=="null"?"—":sprintf("%.3f",s)), x, sh}'
 done
 for i in $(seq "$runs"); do
   "$bin" trace --format json -- "$writer" "$tmp/out" "$lines" >"$tmp/trace.json"
-  read -r corrected timed < <(jq -r '.syscalls.write as $w
+  read -r corrected timed shown < <(jq -r '.syscalls.write as $w
     | [ (if $w.time_ns == null then "null" else ($w.time_ns / $w.calls) end),
-        ($w.timed_calls // "null") ] | @tsv' "$tmp/trace.json")
-  awk -v i="$i" -v c="$corrected" -v r="$ref" -v t="$timed" \
-    'BEGIN {printf "%-5s %3d %10s %10.1f %7s %9s\n", "trace", i, (c=="null"?"—":sprintf("%.1f",c)), r,
-            (c=="null"?"—":sprintf("%.2f",c/r)), t}'
+        ($w.timed_calls // "null"),
+        (if $w.time_ns == null or $w.time_ci95_ns[0] == 0 then "—" else "num" end) ] | @tsv' \
+    "$tmp/trace.json")
+  awk -v i="$i" -v c="$corrected" -v r="$ref" -v t="$timed" -v sh="$shown" \
+    'BEGIN {printf "%-5s %3d %10s %10.1f %7s %9s %7s %7s %5s\n", "trace", i, (c=="null"?"—":sprintf("%.1f",c)), r,
+            (c=="null"?"—":sprintf("%.2f",c/r)), t, "", "", sh}'
 done

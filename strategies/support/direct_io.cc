@@ -92,6 +92,17 @@ int finish_direct(int fd, std::uint64_t exact_size) noexcept {
   return ::ftruncate(fd, static_cast<off_t>(exact_size)) < 0 ? errno : 0;
 }
 
+StrategyOutcome finish_output(const WriteJob& job, std::size_t align, Syncer& syncer,
+                              OutputFile& file) noexcept {
+  if (job.params.direct && job.expected_bytes % align != 0) {
+    if (int err = finish_direct(file.fd(), job.expected_bytes))
+      return outcome_errno(RunStatus::kFailed, "ftruncate", err);
+  }
+  if (int err = syncer.before_close()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
+  if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);
+  return outcome_ok();
+}
+
 bool AlignedBuffer::allocate(std::size_t size, std::size_t align) noexcept {
   std::free(data_);
   data_ = nullptr;

@@ -16,6 +16,7 @@
 #include <cstdlib>
 
 #include "strategies/strategy.h"
+#include "strategies/support/sync_policy.h"
 
 namespace iobench {
 
@@ -42,6 +43,12 @@ StrategyOutcome direct_unsupported(const char* why) noexcept;
 
 /// Cuts the padded file back to its exact size. Returns 0 or an errno value.
 int finish_direct(int fd, std::uint64_t exact_size) noexcept;
+
+/// The end every chunked writer shares: with --direct, the padded tail cut back to the job's
+/// exact size (finish_direct); then the sync policy's last call and the close. ok, or the
+/// outcome of the call that failed.
+StrategyOutcome finish_output(const WriteJob& job, std::size_t align, Syncer& syncer,
+                              OutputFile& file) noexcept;
 
 inline std::size_t round_up(std::size_t n, std::size_t align) noexcept {
   return (n + align - 1) / align * align;

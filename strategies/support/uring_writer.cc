@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -343,13 +342,7 @@ StrategyOutcome run_uring(const WriteJob& job, UringMode mode) noexcept {
   UringWriter writer(ring.get(), mode, file.fd(), slots.get(), free_ids.get(), depth, chunk, align,
                      job.params.lines, line_format(job.params), syncer);
   if (StrategyOutcome out = writer.run(); out.status != RunStatus::kOk) return out;
-  if (job.params.direct && job.expected_bytes % align != 0) {
-    if (int err = finish_direct(file.fd(), job.expected_bytes))
-      return outcome_errno(RunStatus::kFailed, "ftruncate", err);
-  }
-  if (int err = syncer.before_close()) return outcome_errno(RunStatus::kFailed, "fdatasync", err);
-  if (int err = file.close()) return outcome_errno(RunStatus::kFailed, "close", err);
-  return outcome_ok();
+  return finish_output(job, align, syncer, file);
 }
 
 }  // namespace iobench
