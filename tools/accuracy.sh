@@ -5,7 +5,9 @@
 #         the calls timed, syscall_share, and the wall time of
 #         `iobench --lines N --strategy all` traced over --no-trace, back to back.
 #  trace  `iobench trace` of a program making N one-line writes: corrected ns per write against
-#         the same untraced reference (the last demo run's).
+#         the median of the demo runs' references (one run's moves with the host's speed).
+# --load: the trace runs beside a process that is busy 50 ms and asleep 50 ms on every CPU;
+# the demo runs, and so the reference, stay quiet: the truth is the quiet machine's.
 # A measurement script, not a test: run it on a quiet machine (and once beside a load, e.g.
 # tools/accuracy.sh --load) to see what holds there. Needs build/, jq.
 # Usage: tools/accuracy.sh [--load] [RUNS] [LINES]
@@ -26,19 +28,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ "$load" = 1 ]; then
+start_load() {
   # On and off on every CPU: busy 50 ms, asleep 50 ms, until this script ends.
   for _ in $(seq "$(nproc)"); do
     (while :; do timeout 0.05 sh -c 'while :; do :; done'; sleep 0.05; done) &
     loaders+=($!)
   done
-fi
+}
 
 now_ns() { date +%s%N; }
 # shown: "—" where iobench itself prints "—" (the figure's 95% interval holds 0, or it
 # exceeds 1.5x the whole untraced run): the ratio is then printed but not a claim.
 printf '%-5s %3s %10s %10s %7s %9s %7s %7s %5s\n' what run corrected reference ratio timed share wall shown
-ref=0
+refs=()
 for i in $(seq "$runs"); do
   "$bin" --lines "$lines" --strategy unbuffered,format-only --format json >"$tmp/demo.json"
   read -r corrected ref timed share shown < <(jq -r --argjson n "$lines" '
@@ -50,6 +52,7 @@ for i in $(seq "$runs"); do
         ($u.syscall_share // "null"),
         (if $u.syscall_time_ns == null or $u.syscall_time_ci95_ns[0] == 0
             or $u.syscall_time_ns > 1.5 * $u.time_ns.median then "—" else "num" end) ] | @tsv' "$tmp/demo.json")
+  refs+=("$ref")
   wall_ratio="-"
   if [ "$wall" = 1 ]; then
     t0=$(now_ns); "$bin" --lines "$lines" --strategy all >/dev/null; t1=$(now_ns)
@@ -61,6 +64,8 @@ for i in $(seq "$runs"); do
     'BEGIN {printf "%-5s %3d %10s %10.1f %7s %9s %7s %7s %5s\n", w, i, (c=="null"?"—":sprintf("%.1f",c)), r,
             (c=="null"?"—":sprintf("%.2f",c/r)), t, (s=="null"?"—":sprintf("%.3f",s)), x, sh}'
 done
+ref=$(printf '%s\n' "${refs[@]}" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')
+if [ "$load" = 1 ]; then start_load; fi
 for i in $(seq "$runs"); do
   "$bin" trace --format json -- "$writer" "$tmp/out" "$lines" >"$tmp/trace.json"
   read -r corrected timed shown < <(jq -r '.syscalls.write as $w
