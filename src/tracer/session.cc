@@ -119,6 +119,7 @@ void TraceSession::run() {
       throw_errno("waitpid", errno, kExitRunFailed);
     }
     handle(tid, WaitStatus(raw), now, usage);
+    if (config_.follow != nullptr && tid > 0) config_.follow->after_stop(tid);
     // A busy tracee keeps waitpid from ever blocking, so a signal may land between calls and
     // never show as EINTR: look at the flag on every stop too (one load of a sig_atomic_t).
     throw_if_interrupted();

@@ -16,6 +16,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "tracer/cpu_follow.h"
 #include "tracer/fd_paths.h"
 #include "tracer/idle_spinners.h"
 #include "tracer/latency_histogram.h"
@@ -53,6 +54,7 @@ struct SessionConfig {
   std::int64_t overhead_ns = 0;      // calibrated cost per timed call
   std::int64_t residual_ns = 0;      // calibrated: a probed call's cost beyond the probe
   IdleSpinners* spinners = nullptr;  // told of every stop (idle_spinners.h); may be null
+  CpuFollow* follow = nullptr;       // told of every stop (cpu_follow.h); may be null
 };
 
 class TraceSession {

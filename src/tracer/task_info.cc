@@ -37,6 +37,23 @@ TaskIds read_task_ids(pid_t tid) noexcept {
   return ids;
 }
 
+int last_cpu(pid_t tid) noexcept {
+  char path[64];
+  (void)std::snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return -1;
+  char buf[1024];
+  const ssize_t n = ::read(fd.get(), buf, sizeof(buf) - 1);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  // The name (field 2) may hold spaces and parentheses: count from the last ')'.
+  const char* p = std::strrchr(buf, ')');
+  for (int field = 2; p != nullptr && *p != '\0'; ++p) {
+    if (*p == ' ' && ++field == 39) return static_cast<int>(std::strtol(p + 1, nullptr, 10));
+  }
+  return -1;
+}
+
 bool separate_fd_tables(pid_t a, pid_t b) noexcept {
   return ::syscall(SYS_kcmp, a, b, KCMP_FILES, 0, 0) > 0;
 }

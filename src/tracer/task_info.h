@@ -16,6 +16,9 @@ struct TaskIds {
 /// From /proc/TID/status; zeros when the task is gone.
 TaskIds read_task_ids(pid_t tid) noexcept;
 
+/// The CPU the task last ran on (/proc/TID/stat, field 39); -1 when it cannot be read.
+int last_cpu(pid_t tid) noexcept;
+
 /// True when kcmp says the two tasks certainly use different fd tables.
 bool separate_fd_tables(pid_t a, pid_t b) noexcept;
 

@@ -21,6 +21,7 @@
 #include "base/unique_fd.h"
 #include "tracer/calibration.h"
 #include "tracer/child_launch.h"
+#include "tracer/cpu_follow.h"
 #include "tracer/cpu_pin.h"
 #include "tracer/idle_spinners.h"
 #include "tracer/seccomp_filter.h"
@@ -244,6 +245,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   // had untraced (a program sizing its threads by its CPU count must not see one).
   CpuPin pin(options.pin);
   result.pinned = pin.pinned();
+  CpuFollow follow(!pin.pinned());
 
   // The child is blocked reading the socket: attaching now misses nothing it does.
   if (::ptrace(PTRACE_SEIZE, pid, nullptr, kPtraceOptions) != 0) {
@@ -253,10 +255,11 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   }
   result.available = true;
 
-  TraceSession session(SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table,
-                                     report.get(), hooks.samples, hooks.unsampled_fd, hooks.sleep,
-                                     hooks.probe, hooks.overhead_ns, hooks.residual_ns, &spinners},
-                       pid);
+  TraceSession session(
+      SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
+                    hooks.samples, hooks.unsampled_fd, hooks.sleep, hooks.probe, hooks.overhead_ns,
+                    hooks.residual_ns, &spinners, &follow},
+      pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
   const std::int64_t start = monotonic_ns();
