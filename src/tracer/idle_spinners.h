@@ -29,11 +29,13 @@ class IdleSpinners {
   IdleSpinners& operator=(const IdleSpinners&) = delete;
 
   /// A stop happened: spinners keep spinning (parked ones are woken). Cheap: one atomic
-  /// increment, plus a futex wake only when a spinner had parked.
+  /// increment, plus a futex wake only when a spinner has parked since the last one. The
+  /// wake claims the parked: a woken spinner that has no CPU yet (the one beside the program
+  /// waits behind it) is not woken again at every stop.
   void touch() noexcept {
     if (!shared_) return;
     shared_->stops.fetch_add(1);
-    if (shared_->parked.load() > 0) {
+    if (shared_->parked.load() > 0 && shared_->parked.exchange(0) > 0) {
       shared_->generation.fetch_add(1);
       shared_->generation.notify_all();
     }
@@ -45,7 +47,7 @@ class IdleSpinners {
   struct Shared {
     std::atomic<std::uint64_t> stops{0};
     std::atomic<std::uint32_t> generation{0};  // bumped to wake parked spinners
-    std::atomic<int> parked{0};
+    std::atomic<int> parked{0};                // spinners parked and not yet woken
     std::atomic<bool> quit{false};
   };
   static void spin(Shared& s, int cpu) noexcept;
