@@ -14,6 +14,13 @@ namespace {
 
 bool same_mask(const cpu_set_t& a, const cpu_set_t& b) { return CPU_EQUAL(&a, &b) != 0; }
 
+/// A CPU of `mask` other than the one this thread runs on; -1 when there is none.
+int another_cpu(const cpu_set_t& mask) {
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &mask) && cpu != ::sched_getcpu()) return cpu;
+  return -1;
+}
+
 /// A child pinned to `cpu`, asleep there once this returns; killed and reaped on destruction.
 class ParkedOn {
  public:
@@ -53,10 +60,8 @@ class ParkedOn {
 TEST(CpuFollow, MovesTheTracerToTheTraceesCpuEveryKEveryStopsAndRestoresItsMask) {
   cpu_set_t original;
   ASSERT_EQ(::sched_getaffinity(0, sizeof(original), &original), 0);
-  if (CPU_COUNT(&original) < 2) GTEST_SKIP() << "one CPU: nowhere to follow to";
-  int other = -1;
-  for (int cpu = 0; cpu < CPU_SETSIZE && other < 0; ++cpu)
-    if (CPU_ISSET(cpu, &original) && cpu != ::sched_getcpu()) other = cpu;
+  const int other = another_cpu(original);
+  if (other < 0) GTEST_SKIP() << "one CPU: nowhere to follow to";
   ParkedOn tracee(other);
   ASSERT_TRUE(tracee.pinned());
   {
@@ -86,10 +91,8 @@ TEST(CpuFollow, MovesTheTracerToTheTraceesCpuEveryKEveryStopsAndRestoresItsMask)
 TEST(CpuFollow, OffItNeverMoves) {
   cpu_set_t original;
   ASSERT_EQ(::sched_getaffinity(0, sizeof(original), &original), 0);
-  if (CPU_COUNT(&original) < 2) GTEST_SKIP() << "one CPU: nowhere to follow to";
-  int other = -1;
-  for (int cpu = 0; cpu < CPU_SETSIZE && other < 0; ++cpu)
-    if (CPU_ISSET(cpu, &original) && cpu != ::sched_getcpu()) other = cpu;
+  const int other = another_cpu(original);
+  if (other < 0) GTEST_SKIP() << "one CPU: nowhere to follow to";
   ParkedOn tracee(other);
   ASSERT_TRUE(tracee.pinned());
   CpuFollow follow(false);
