@@ -219,6 +219,7 @@ std::optional<Overhead> residual_in_regime(const std::vector<TracerCalibration>&
   const std::size_t n = residual.size();
   const double m = n % 2 == 1 ? residual[n / 2] : (residual[n / 2 - 1] + residual[n / 2]) / 2;
   std::vector<double> dev;
+  dev.reserve(n);
   for (const double x : residual) dev.push_back(std::fabs(x - m));
   // One calibration's spread: from two, half their difference; from more, 1.4826 MAD.
   const double spread = n == 1 ? 0 : n == 2 ? dev[0] : 1.4826 * median(dev);
