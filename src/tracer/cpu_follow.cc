@@ -1,5 +1,6 @@
 #include "tracer/cpu_follow.h"
 
+#include "tracer/cpu_pin.h"
 #include "tracer/task_info.h"
 
 namespace iobench::tracing {
@@ -18,10 +19,7 @@ void CpuFollow::after_stop(pid_t tid) noexcept {
   const int cpu = last_cpu(tid);
   if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &original_) || cpu == ::sched_getcpu())
     return;
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(cpu, &one);
-  if (::sched_setaffinity(0, sizeof(one), &one) != 0) return;  // e.g. a cpuset forbids it
+  if (!pin_thread_to(cpu)) return;
   moved_ = true;
   ++moves_;
 }

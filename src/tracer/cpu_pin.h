@@ -5,6 +5,10 @@
 
 namespace iobench::tracing {
 
+/// Pins the calling thread to `cpu` alone. False (mask unchanged) when the kernel refuses,
+/// e.g. a cpuset without that CPU.
+bool pin_thread_to(int cpu) noexcept;
+
 /// Opt-in (TracerOptions::pin). Only the tracer is pinned (taken after fork): the traced
 /// program must see and use the affinity it would have had untraced, and so must its
 /// threads and io_uring workers. With the tracee free, a pinned tracer is often dearer

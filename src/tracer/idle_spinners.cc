@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include "base/monotonic_clock.h"
+#include "tracer/cpu_pin.h"
 
 namespace iobench::tracing {
 
@@ -46,11 +47,8 @@ IdleSpinners::~IdleSpinners() {
 }
 
 void IdleSpinners::spin(Shared& s, int cpu) noexcept {
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(cpu, &one);
   // Without its CPU or the idle policy a spinner would compete with the program: give up.
-  if (::sched_setaffinity(0, sizeof(one), &one) != 0) return;
+  if (!pin_thread_to(cpu)) return;
   const sched_param param{};
   if (::sched_setscheduler(0, SCHED_IDLE, &param) != 0) return;
   std::uint64_t seen = s.stops.load();

@@ -105,7 +105,7 @@ class TraceSession {
   /// The median of the recent probes when the run ended (0: none): the cost per timed call.
   double probe_level_ns() const noexcept { return static_cast<double>(probe_level_.median()); }
   /// The median of every probe of the run (0: none): which of the stop regimes it ran in
-  /// (tracer.cc, residual_for()).
+  /// (calibration.h, residual_in_regime()).
   double probe_median_ns() const noexcept {
     return static_cast<double>(probe_costs_.quantile(0.5));
   }

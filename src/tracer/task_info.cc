@@ -18,16 +18,26 @@
 
 namespace iobench::tracing {
 
-TaskIds read_task_ids(pid_t tid) noexcept {
+namespace {
+
+/// The start of /proc/TID/<file>, NUL-terminated, into buf; false when it cannot be read.
+bool read_proc(pid_t tid, const char* file, char* buf, std::size_t size) noexcept {
   char path[64];
-  (void)std::snprintf(path, sizeof(path), "/proc/%d/status", tid);
-  TaskIds ids;
+  (void)std::snprintf(path, sizeof(path), "/proc/%d/%s", tid, file);
   UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return ids;
-  char buf[4096];  // both fields sit in the first few lines
-  const ssize_t n = ::read(fd.get(), buf, sizeof(buf) - 1);
-  if (n <= 0) return ids;
+  if (!fd) return false;
+  const ssize_t n = ::read(fd.get(), buf, size - 1);
+  if (n <= 0) return false;
   buf[n] = '\0';
+  return true;
+}
+
+}  // namespace
+
+TaskIds read_task_ids(pid_t tid) noexcept {
+  TaskIds ids;
+  char buf[4096];  // both fields sit in the first few lines
+  if (!read_proc(tid, "status", buf, sizeof(buf))) return ids;
   auto field = [&buf](const char* name) {
     const char* p = std::strstr(buf, name);
     return p == nullptr ? 0 : static_cast<pid_t>(std::strtol(p + std::strlen(name), nullptr, 10));
@@ -38,14 +48,8 @@ TaskIds read_task_ids(pid_t tid) noexcept {
 }
 
 int last_cpu(pid_t tid) noexcept {
-  char path[64];
-  (void)std::snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return -1;
   char buf[1024];
-  const ssize_t n = ::read(fd.get(), buf, sizeof(buf) - 1);
-  if (n <= 0) return -1;
-  buf[n] = '\0';
+  if (!read_proc(tid, "stat", buf, sizeof(buf))) return -1;
   // The name (field 2) may hold spaces and parentheses: count from the last ')'.
   const char* p = std::strrchr(buf, ')');
   for (int field = 2; p != nullptr && *p != '\0'; ++p) {

@@ -49,7 +49,7 @@ struct TracerCalibration {
   /// level and the call's untraced cost, per call, and the standard error of that.
   std::int64_t residual_ns = 0;
   double residual_se_ns = 0;
-  double probe_level_ns = 0;  // the probes' median: the stop regime it ran in (tracer.cc)
+  double probe_level_ns = 0;  // the probes' median: the stop regime it ran in (calibration.h)
   bool probed = false;        // the probes ran: residual_ns is known
   std::size_t samples = 0;    // traced calls the estimate rests on
   bool traced = false;        // false: ptrace was refused, nothing to subtract
