@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace iobench::tracing {
+#include <optional>
+
+namespace iobench::tracer_test {
 namespace {
 
 bool same_mask(const cpu_set_t& a, const cpu_set_t& b) { return CPU_EQUAL(&a, &b) != 0; }
@@ -57,30 +59,47 @@ class ParkedOn {
   bool pinned_ = true;
 };
 
-TEST(CpuFollow, MovesTheTracerToTheTraceesCpuEveryKEveryStopsAndRestoresItsMask) {
-  cpu_set_t original;
-  ASSERT_EQ(::sched_getaffinity(0, sizeof(original), &original), 0);
-  const int other = another_cpu(original);
-  if (other < 0) GTEST_SKIP() << "one CPU: nowhere to follow to";
-  ParkedOn tracee(other);
-  ASSERT_TRUE(tracee.pinned());
+/// A child parked on a CPU other than this thread's (`other`), and this thread's mask.
+class CpuFollow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::sched_getaffinity(0, sizeof(original), &original), 0);
+    other = another_cpu(original);
+    if (other < 0) GTEST_SKIP() << "one CPU: nowhere to follow to";
+    tracee.emplace(other);
+    ASSERT_TRUE(tracee->pinned());
+  }
+
+  cpu_set_t original{};
+  int other = -1;
+  std::optional<ParkedOn> tracee;
+};
+
+TEST_F(CpuFollow, MovesTheTracerToTheTraceesCpuEveryKEveryStopsAndRestoresItsMask) {
   {
-    CpuFollow follow(true);
+    tracing::CpuFollow follow(true);
     ASSERT_TRUE(follow.enabled());
-    for (unsigned i = 1; i < CpuFollow::kEvery; ++i) follow.after_stop(tracee.pid());
+    // Held off `other` until the follow moves it: left free, a busy machine's scheduler may
+    // put this thread there first, and then there is nothing to follow.
+    cpu_set_t away;
+    CPU_ZERO(&away);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &original) && cpu != other) CPU_SET(cpu, &away);
+    ASSERT_EQ(::sched_setaffinity(0, sizeof(away), &away), 0);
+    for (unsigned i = 1; i < tracing::CpuFollow::kEvery; ++i) follow.after_stop(tracee->pid());
     cpu_set_t mask;
     ASSERT_EQ(::sched_getaffinity(0, sizeof(mask), &mask), 0);
-    EXPECT_TRUE(same_mask(mask, original)) << "moved before the kEvery-th stop";
-    follow.after_stop(tracee.pid());
+    EXPECT_TRUE(same_mask(mask, away)) << "moved before the kEvery-th stop";
+    follow.after_stop(tracee->pid());
     EXPECT_EQ(follow.moves(), 1);
     EXPECT_EQ(::sched_getcpu(), other);
     ASSERT_EQ(::sched_getaffinity(0, sizeof(mask), &mask), 0);
     EXPECT_EQ(CPU_COUNT(&mask), 1);
     EXPECT_TRUE(CPU_ISSET(other, &mask));
-    for (unsigned i = 0; i < CpuFollow::kEvery; ++i) follow.after_stop(tracee.pid());
+    for (unsigned i = 0; i < tracing::CpuFollow::kEvery; ++i) follow.after_stop(tracee->pid());
     EXPECT_EQ(follow.moves(), 1) << "moved again to where it already was";
     cpu_set_t tracee_mask;
-    ASSERT_EQ(::sched_getaffinity(tracee.pid(), sizeof(tracee_mask), &tracee_mask), 0);
+    ASSERT_EQ(::sched_getaffinity(tracee->pid(), sizeof(tracee_mask), &tracee_mask), 0);
     EXPECT_EQ(CPU_COUNT(&tracee_mask), 1) << "the tracee's own mask is its own";
   }
   cpu_set_t after;
@@ -88,15 +107,9 @@ TEST(CpuFollow, MovesTheTracerToTheTraceesCpuEveryKEveryStopsAndRestoresItsMask)
   EXPECT_TRUE(same_mask(after, original)) << "the tracer's mask was not restored";
 }
 
-TEST(CpuFollow, OffItNeverMoves) {
-  cpu_set_t original;
-  ASSERT_EQ(::sched_getaffinity(0, sizeof(original), &original), 0);
-  const int other = another_cpu(original);
-  if (other < 0) GTEST_SKIP() << "one CPU: nowhere to follow to";
-  ParkedOn tracee(other);
-  ASSERT_TRUE(tracee.pinned());
-  CpuFollow follow(false);
-  for (unsigned i = 0; i < 2 * CpuFollow::kEvery; ++i) follow.after_stop(tracee.pid());
+TEST_F(CpuFollow, OffItNeverMoves) {
+  tracing::CpuFollow follow(false);
+  for (unsigned i = 0; i < 2 * tracing::CpuFollow::kEvery; ++i) follow.after_stop(tracee->pid());
   EXPECT_EQ(follow.moves(), 0);
   cpu_set_t mask;
   ASSERT_EQ(::sched_getaffinity(0, sizeof(mask), &mask), 0);
@@ -104,4 +117,4 @@ TEST(CpuFollow, OffItNeverMoves) {
 }
 
 }  // namespace
-}  // namespace iobench::tracing
+}  // namespace iobench::tracer_test
