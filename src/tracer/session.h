@@ -95,11 +95,11 @@ class TraceSession {
   /// left waiting on another CPU is charged tens of microseconds for some stops, a call's
   /// interval with them, and the pairs no longer cancel it. Then no subtraction can be trusted.
   bool stops_unsteady() const noexcept {
-    return probed_ > 0 && stop_cost_ns() > kUnsteadyRatio * probe_level_ns();
+    return probes_ > 0 && stop_cost_ns() > kUnsteadyRatio * probe_level_ns();
   }
   double stop_cost_ns() const noexcept {
-    return probed_ > 0 ? static_cast<double>(probe_sum_ns_ + reentry_sum_ns_) / 2 /
-                             static_cast<double>(probed_)
+    return probes_ > 0 ? static_cast<double>(probe_sum_ns_ + reentry_sum_ns_) / 2 /
+                             static_cast<double>(probes_)
                        : 0;
   }
   /// The median of the recent probes when the run ended (0: none): the cost per timed call.
@@ -172,7 +172,8 @@ class TraceSession {
   std::map<pid_t, Process> processes_;
   std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
-  std::uint64_t probed_ = 0;
+  std::uint64_t probed_ = 0;  // recorded calls that were probed
+  std::uint64_t probes_ = 0;  // every probe, the primers' too (sampler.h)
   std::int64_t probe_sum_ns_ = 0, reentry_sum_ns_ = 0;
   static constexpr double kUnsteadyRatio = 2;  // on a steady machine the mean is ~1.1-1.4x
   ProbeLevel probe_level_;

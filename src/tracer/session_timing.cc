@@ -66,7 +66,7 @@ void TraceSession::end_probe(pid_t tid, Thread& t, std::int64_t now_ns) {
   probe_level_.add(t.held.interval.probe);
   probe_costs_.add(t.held.interval.probe, 1);
   probe_sum_ns_ += t.held.interval.probe;
-  ++probed_;
+  ++probes_;
   record(t, t.held, true);
 }
 
@@ -82,6 +82,8 @@ void TraceSession::cancel_probe(pid_t tid, Thread& t) {
 }
 
 void TraceSession::record(Thread& t, const Held& h, bool probed) {
+  if (t.weight == Sampler::kPrimer) return;  // timed for the next call's sake only
+  if (probed) ++probed_;
   const std::int64_t slept = config_.sleep.slept(h.interval.off, h.interval.slices);
   if (!probed) {  // the calibrated cost
     const std::int64_t ns = h.interval.cpu - config_.overhead_ns;

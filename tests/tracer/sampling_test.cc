@@ -15,19 +15,26 @@ using tracing::Sampler;
 using tracing::SignedHistogram;
 
 struct Simulated {
-  std::uint64_t timed = 0, last_timed = 0;
+  std::uint64_t timed = 0, last_timed = 0, primers = 0;
+  std::uint64_t unprimed = 0;  // sampled calls (weight > 1) whose call before was not timed
   double weight = 0;
 };
 
 Simulated simulate(std::uint64_t calls, bool all = false) {
   Sampler s(all);
   Simulated out;
+  std::uint32_t before = 0;
   for (std::uint64_t i = 0; i < calls; ++i) {
-    if (const std::uint32_t w = s.next()) {
+    const std::uint32_t w = s.next();
+    if (w == Sampler::kPrimer) {
+      ++out.primers;
+    } else if (w > 0) {
       ++out.timed;
       out.weight += w;
       out.last_timed = i;
+      if (w > 1 && before == 0) ++out.unprimed;
     }
+    before = w;
   }
   return out;
 }
@@ -44,6 +51,15 @@ TEST(Sampler, TimesTheFirstCallsThenASampleSpreadOverTheRun) {
     EXPECT_NEAR(s.weight, static_cast<double>(n), static_cast<double>(n) * 0.01);
   }
   EXPECT_EQ(simulate(100'000, true).timed, 100'000u);  // --time-all
+  EXPECT_EQ(simulate(100'000, true).primers, 0u);
+}
+
+// A sampled call is timed in the context the calibration measured: right after a timed call.
+TEST(Sampler, TimesTheCallBeforeEachSampledOneAsAPrimer) {
+  const Simulated s = simulate(100'000);
+  EXPECT_EQ(s.unprimed, 0u);
+  EXPECT_EQ(s.primers, s.timed - Sampler::kFullyTimed);  // one each, no more
+  EXPECT_EQ(simulate(Sampler::kFullyTimed).primers, 0u);
 }
 
 TEST(LatencyHistogram, KeepsTwoSignificantDigitsInFixedBuckets) {

@@ -48,19 +48,52 @@ Attempt attempt(Tracer& tracer, const TempDir& dir) {
 
 using TimingAccuracy = TracerTest;
 
-// Quiet enough: one attempt of five within a factor 1.5 of the truth. The issue's own bar
-// (±15% in each of 10 runs, quiet machine) is tools/accuracy.sh's; CI shares its CPUs.
+constexpr int kSegmentWrites = 20'000;
+constexpr int kSegments = 9;
+
+/// The corrected time over the untraced one, measured back to back in a short segment: on a
+/// shared host a write's untraced cost itself moves by half for milliseconds to seconds
+/// (cache contention from other guests; a pure ALU loop does not move), so a truth measured
+/// a second away from the traced run is another machine's.
+double segment_ratio(Tracer& tracer, const TempDir& dir, bool& uncertain) {
+  const double before = untraced_write_ns(dir.file("untraced"), kSegmentWrites);
+  Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kSegmentWrites)});
+  const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(120));
+  const double after = untraced_write_ns(dir.file("untraced"), kSegmentWrites);
+  EXPECT_EQ(r.exit_code, 0);
+  const SyscallStats& w = r.syscalls.at("write");
+  EXPECT_EQ(w.calls, static_cast<std::uint64_t>(kSegmentWrites));
+  uncertain = w.time_uncertain();
+  const double corrected = static_cast<double>(w.time_ns) / kSegmentWrites;
+  std::printf("[ segment  ] corrected %.0f ns/write, untraced %.0f and %.0f: ratio %.2f%s\n",
+              corrected, before, after, corrected / ((before + after) / 2),
+              uncertain ? " (uncertain)" : "");
+  return corrected / ((before + after) / 2);
+}
+
+// The median ratio of nine segments within 25% of 1, in one attempt of three; a segment the
+// product itself calls uncertain ("—") is left out, and at most three may be. The issue's own
+// bar (±15% in each of 10 demo runs) is tools/accuracy.sh's.
 TEST_F(TimingAccuracy, CorrectedWriteTimeMatchesTheUntracedCost) {
   TempDir dir;
   TracerOptions options;
   options.calibration_dir = dir.path();
   Tracer tracer(options);
   bool within = false;
-  for (int i = 0; i < kAttempts && !within; ++i) {
-    const Attempt a = attempt(tracer, dir);
-    within = !a.uncertain && a.ratio() > 1 / 1.5 && a.ratio() < 1.5;
+  for (int i = 0; i < 3 && !within; ++i) {
+    std::vector<double> ratios;
+    for (int s = 0; s < kSegments; ++s) {
+      bool uncertain = false;
+      const double ratio = segment_ratio(tracer, dir, uncertain);
+      if (!uncertain) ratios.push_back(ratio);
+    }
+    if (ratios.size() + 3 < kSegments) continue;
+    std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
+    const double median = ratios[ratios.size() / 2];
+    std::printf("[ accuracy ] median ratio of %zu segments: %.2f\n", ratios.size(), median);
+    within = median > 0.75 && median < 1.25;
   }
-  EXPECT_TRUE(within) << "no attempt within a factor 1.5 of the untraced cost";
+  EXPECT_TRUE(within) << "no attempt's median segment within 25% of the untraced cost";
 }
 
 /// Busy 50 ms, asleep 50 ms, on every CPU, until destroyed.

@@ -1,5 +1,5 @@
-// The tracer against independent witnesses: the kernel's own syscall tracepoint for counts,
-// the untraced cost of the same call for the corrected time.
+// The tracer's counts against an independent witness: the kernel's own syscall tracepoint.
+// (Its corrected time against the untraced cost: timing_accuracy_test.cc.)
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -91,44 +91,6 @@ TEST_F(CrossCheck, WriteCountsMatchPerfTracepoint) {
                 static_cast<unsigned long long>(calls(r.syscalls, "write")),
                 static_cast<unsigned long long>(perf_count));
   }
-}
-
-// A real check, not a print: the corrected time of a one-line write must come within a
-// factor 1.5 of its untraced cost in one of five attempts (retried: CI shares its CPUs), or
-// the product must say itself that it could not measure it. Subtracting the overhead twice,
-// or not at all, fails it.
-TEST_F(CrossCheck, CorrectedTimeMatchesTheUntracedCost) {
-  TempDir dir;
-  TracerOptions options;
-  options.calibration_dir = dir.path();  // calibrate on the filesystem being measured
-  Tracer tracer(options);
-  const TracerCalibration& c = tracer.calibration();
-  ASSERT_TRUE(c.traced);
-  EXPECT_GT(tracer.overhead_ns(), 0);
-  constexpr int kWrites = 100000;
-  bool within = false;
-  for (int attempt = 0; attempt < 5 && !within; ++attempt) {
-    Command cmd({PROGRAM_WRITER, dir.file("traced"), std::to_string(kWrites)});
-    const double before = untraced_write_ns(dir.file("untraced"), kWrites);
-    const TraceResult r = tracer.run(cmd.fn());
-    const double reference = (before + untraced_write_ns(dir.file("untraced"), kWrites)) / 2;
-    ASSERT_EQ(r.exit_code, 0);
-    const SyscallStats& w = r.syscalls.at("write");
-    ASSERT_EQ(w.calls, static_cast<std::uint64_t>(kWrites));
-    const double corrected = static_cast<double>(w.time_ns) / kWrites;
-    const double ratio = corrected / reference;
-    std::printf(
-        "[ overhead ] calibration (%zu samples, pinned %d): untraced %.0f ns/call, traced %.0f "
-        "ns/call, overhead %lld ns; run overhead %lld ns\n"
-        "[ overhead ] %d one-line writes: corrected %.0f ns/call (%llu timed), untraced %.0f "
-        "ns/call (ratio %.2f)%s\n",
-        c.samples, r.pinned, c.untraced_ns, c.traced_ns, static_cast<long long>(c.overhead_ns),
-        static_cast<long long>(r.overhead_ns), kWrites, corrected,
-        static_cast<unsigned long long>(w.timed_calls), reference, ratio,
-        w.time_uncertain() ? " uncertain" : "");
-    within = !w.time_uncertain() && ratio > 1 / 1.5 && ratio < 1.5;
-  }
-  EXPECT_TRUE(within) << "the corrected time missed the untraced cost in every attempt";
 }
 
 }  // namespace
