@@ -122,27 +122,29 @@ std::vector<Column<ResultRow>> latency_columns() {
   return cols;
 }
 
-std::vector<std::string> share_notes(const std::vector<ResultRow>& rows) {
+std::vector<std::string> result_notes(const std::vector<ResultRow>& rows) {
   bool untrusted = false, lost = false;
+  std::vector<std::pair<std::string, const StrategyResult*>> named;
   for (const ResultRow& row : rows) {
     if (!ran(row)) continue;
     untrusted = untrusted || syscall_share_untrusted(*row.result);
     lost = lost || syscall_time_lost(*row.result);
+    named.emplace_back(row.label, row.result);
   }
   std::vector<std::string> notes;
   if (untrusted) notes.emplace_back(kShareNote);
   if (lost) notes.emplace_back(kLostNote);
+  if (std::string n = sampled_note(named); !n.empty()) notes.push_back(std::move(n));
   return notes;
 }
 
-std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows,
-                                       const std::string& prefix, bool color) {
+std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows, bool color) {
   std::vector<std::string> lines;
   for (const ResultRow& row : rows) {
     if (ran(row)) continue;
     const StrategyResult& r = *row.result;
     lines.push_back(
-        paint(fmt::format("{}{}: {}: {}", prefix, row.name.text, to_string(r.status), r.error),
+        paint(fmt::format("{}: {}: {}", row.label, to_string(r.status), r.error),
               status_sgr(r), color));
   }
   return lines;

@@ -20,6 +20,7 @@ struct ResultRow {
   GridCell name;                        // the first column: strategy, command or swept value
   GridCell relative;                    // "vs" the reference, time per line or per KiB
   const char* time_sgr = style::kNone;  // the time bar's colour
+  std::string label;                    // in notes and failure lines: a name, "--flag value"
 };
 
 /// The row ran (status ok): its cells show figures; otherwise its status and dashes.
@@ -38,12 +39,10 @@ std::vector<Column<ResultRow>> latency_columns();
 
 /// The notes the rows that ran call for, in this order: kShareNote (a share could not be
 /// trusted), kLostNote (a syscall time was lost).
-std::vector<std::string> share_notes(const std::vector<ResultRow>& rows);
+std::vector<std::string> result_notes(const std::vector<ResultRow>& rows);
 
-/// "<label>: <status>: <error>" in the status' colour for each row that did not run, where
-/// the label is `prefix` and the row's name.
-std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows,
-                                       const std::string& prefix, bool color);
+/// "<label>: <status>: <error>" in the status' colour for each row that did not run.
+std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows, bool color);
 
 /// The heading (the work `what`, the runs, the machine) and the grid, fitted to rep.columns.
 std::string render_result_grid(const BenchReport& rep, const std::string& what, const char* per,

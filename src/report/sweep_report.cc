@@ -75,7 +75,7 @@ std::string knee_text(const SweepReport& rep, const std::string& name, bool colo
   return out + ".\n";
 }
 
-/// The knee (or why there is none) and the share notes, under the sweep table.
+/// The knee (or why there is none) and the result notes, under the sweep table.
 std::string sweep_notes(const SweepReport& rep, const std::string& name,
                         const std::vector<ResultRow>& rows, bool color) {
   std::string out;
@@ -95,7 +95,7 @@ std::string sweep_notes(const SweepReport& rep, const std::string& name,
         "  more (knee: the smallest value beyond which no larger one does).\n",
         name);
   }
-  for (const auto& note : share_notes(rows)) out += paint(note, style::kDim, color) + "\n";
+  for (const auto& note : result_notes(rows)) out += paint(note, style::kDim, color) + "\n";
   return out;
 }
 
@@ -127,7 +127,8 @@ std::vector<ResultRow> sweep_rows(const SweepReport& rep, const SweepPoint* firs
     rows.push_back({&p.result,
                     {knee ? "knee ▶ " + value : value, knee ? style::kBold : style::kNone},
                     relative_cell(rep, p, first),
-                    style::kGreen});
+                    style::kGreen,
+                    rep.flag + " " + value});
   }
   return rows;
 }
@@ -156,7 +157,7 @@ std::string render_sweep_table(const SweepReport& rep) {
   const auto cols = result_columns(rows, {value_title, true}, relative_column(rep, first));
   std::string out = render_result_grid(b, sweep_what(rep), "value", cols, rows);
   out += "\n" + reflow(sweep_notes(rep, value_title, rows, b.color), b.columns);
-  return out + render_result_footer(b, "value", failure_lines(rows, rep.flag + " ", b.color));
+  return out + render_result_footer(b, "value", failure_lines(rows, b.color));
 }
 
 namespace {

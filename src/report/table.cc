@@ -68,16 +68,16 @@ std::vector<ResultRow> strategy_rows(const BenchReport& rep, const StrategyResul
     rows.push_back({r,
                     {r->strategy, r == reference ? style::kBold : style::kNone},
                     {reference ? format_relative(reference->time_ns.median, med) : kNone, speed},
-                    speed});
+                    speed,
+                    r->strategy});
   }
   return rows;
 }
 
-/// The strategies' notes, then the share notes, then the sampled note: each reflowed, dim.
+/// The strategies' notes, then the result notes: each reflowed, dim.
 std::string render_notes(const BenchReport& rep, const std::vector<ResultRow>& rows) {
   auto notes = footnotes(rep);
-  for (auto& n : share_notes(rows)) notes.push_back(std::move(n));
-  if (std::string n = sampled_note(sorted_rows(rep)); !n.empty()) notes.push_back(n);
+  for (auto& n : result_notes(rows)) notes.push_back(std::move(n));
   std::string out;
   if (!notes.empty()) out += "\n";
   for (const auto& n : notes) out += paint(reflow(n, rep.columns), style::kDim, rep.color) + "\n";
@@ -110,7 +110,7 @@ std::string render_table(const BenchReport& rep) {
     out += wrap_lines(summary, rep.columns);
   }
   out += render_notes(rep, rows);
-  return out + render_result_footer(rep, per, failure_lines(rows, "", rep.color));
+  return out + render_result_footer(rep, per, failure_lines(rows, rep.color));
 }
 
 }  // namespace iobench

@@ -150,11 +150,11 @@ std::string format_syscall_time(const StrategyResult& r) {
   return (syscall_time_sampled(r) ? "≈" : "") + format_duration(*t);
 }
 
-std::string sampled_note(const std::vector<const StrategyResult*>& rows) {
+std::string sampled_note(const std::vector<std::pair<std::string, const StrategyResult*>>& rows) {
   std::string list, line;
-  for (const StrategyResult* r : rows) {
+  for (const auto& [name, r] : rows) {
     if (!syscall_time_sampled(*r)) continue;
-    std::string item = fmt::format("{} {} of {}", r->strategy, format_count(r->timed_calls),
+    std::string item = fmt::format("{} {} of {}", name, format_count(r->timed_calls),
                                    format_count(*r->write_calls));
     if (!line.empty() && line.size() + item.size() > 90) {
       list += line + ",\n  ";

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/reporter.h"
@@ -67,8 +68,9 @@ std::optional<double> syscall_share(const StrategyResult& r);
 /// A syscall time was shown but its share was not: the correction was off (kShareNote).
 bool syscall_share_untrusted(const StrategyResult& r);
 
-/// The footnote naming the rows whose syscall time is sampled; "" when none is.
-std::string sampled_note(const std::vector<const StrategyResult*>& rows);
+/// The footnote naming the rows whose syscall time is sampled, each by the name its table
+/// gives it (a strategy, a command, a swept value); "" when none is.
+std::string sampled_note(const std::vector<std::pair<std::string, const StrategyResult*>>& rows);
 /// Notes for tables where a share could not be trusted, or a syscall time was lost.
 extern const char* const kShareNote;
 extern const char* const kLostNote;
