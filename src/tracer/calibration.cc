@@ -72,7 +72,15 @@ double quantile(std::vector<double> v, double q) {
   return *at;
 }
 
-double median(std::vector<double> v) { return quantile(std::move(v), 0.5); }
+/// The middle value, or the mean of the two middle ones.
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t n = v.size();
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(n / 2), v.end());
+  const double upper = v[n / 2];
+  if (n % 2 == 1) return upper;
+  return (*std::max_element(v.begin(), v.begin() + static_cast<long>(n / 2)) + upper) / 2;
+}
 
 /// The mean of `v` less its kRobustTrim share at either end.
 double trimmed_mean(std::vector<double> v) {
@@ -215,9 +223,8 @@ std::optional<Overhead> residual_in_regime(const std::vector<TracerCalibration>&
     se.push_back(c.residual_se_ns);
   }
   if (residual.empty()) return std::nullopt;
-  std::sort(residual.begin(), residual.end());
   const std::size_t n = residual.size();
-  const double m = n % 2 == 1 ? residual[n / 2] : (residual[n / 2 - 1] + residual[n / 2]) / 2;
+  const double m = median(residual);
   std::vector<double> dev;
   dev.reserve(n);
   for (const double x : residual) dev.push_back(std::fabs(x - m));
