@@ -167,6 +167,19 @@ TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
   EXPECT_NE(render_csv(rep).find("buffered,ok,,100000,1088890,true,3,2000000,"), std::string::npos);
 }
 
+// With --dir A,B the rows of both runs are in one file: each says where it wrote.
+TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
+  BenchReport rep = report({row("buffered", 17, 2000000), row("buffered", 17, 3000000)});
+  rep.results[0].dir = "/tmp", rep.results[0].filesystem = "ext4";
+  rep.results[1].dir = "/mnt/a,b", rep.results[1].filesystem = "tmpfs";
+  const std::string csv = render_csv(rep);
+  EXPECT_NE(csv.find(",major_faults,write_calls,syscall_time_ns,dir,filesystem\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",/tmp,ext4\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"/mnt/a,b\",tmpfs\n"), std::string::npos) << csv;
+}
+
 TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
   BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   std::string md = render_markdown(rep);

@@ -27,18 +27,21 @@ std::string cell(const std::optional<T>& v) {
 std::string render_csv(const BenchReport& rep) {
   std::string out =
       "strategy,status,error,lines,bytes,verified,runs,time_median_ns,time_mean_ns,time_stddev_ns,"
-      "time_min_ns,time_max_ns,cpu_median_ns,minor_faults,major_faults,write_calls,syscall_time_ns\n";
+      "time_min_ns,time_max_ns,cpu_median_ns,minor_faults,major_faults,write_calls,syscall_time_ns,"
+      "dir,filesystem\n";
   for (const auto& r : rep.results) {
     const bool measured = !r.time_ns.samples.empty();
     auto num = [&](double v) { return measured ? fmt::format("{:.0f}", v) : std::string(); };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(r.strategy),
+    // dir and filesystem last, so that scripts indexing the older columns keep working; with
+    // --dir A,B they tell the two runs' rows apart.
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(r.strategy),
                        to_string(r.status), quote(r.error), rep.lines, r.bytes,
                        r.verified ? (*r.verified ? "true" : "false") : "", r.time_ns.samples.size(),
                        num(r.time_ns.median), num(r.time_ns.mean), num(r.time_ns.stddev),
                        num(r.time_ns.min), num(r.time_ns.max), num(r.cpu_ns.median),
                        measured ? std::to_string(r.minor_faults) : "",
                        measured ? std::to_string(r.major_faults) : "", cell(r.write_calls),
-                       cell(r.syscall_time_ns));
+                       cell(r.syscall_time_ns), quote(r.dir), quote(r.filesystem));
   }
   return out;
 }
