@@ -2,8 +2,8 @@
 // behind them. Their end-to-end behaviour is in cli tests that run iobench.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "base/error.h"
 #include "check/baseline.h"
@@ -77,14 +77,16 @@ TEST(Expect, ErrorsPointAtTheBadPart) {
   EXPECT_NE(message("<=3").find("nothing before"), std::string::npos);
   EXPECT_NE(message("write_calls<=abc").find("'abc' is not a number"), std::string::npos);
   EXPECT_NE(message("time_ns<2parsecs").find("unknown unit 'parsecs'"), std::string::npos);
-  EXPECT_NE(message("write_calls<2ms").find("unit 'ms' does not fit write_calls"), std::string::npos);
+  EXPECT_NE(message("write_calls<2ms").find("unit 'ms' does not fit write_calls"),
+            std::string::npos);
   EXPECT_NE(message("write_calls=3").find("'=' at position 12"), std::string::npos);
   EXPECT_NE(message("a b.c<3").find("is not a strategy name"), std::string::npos);
   EXPECT_NE(message("write<=3<=4").find("is not a value"), std::string::npos);
 }
 
 TEST(Expect, PassesAndFailsExactlyAtTheBoundary) {
-  std::vector<StrategyResult> rows = {row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)};
+  std::vector<StrategyResult> rows = {row("buffered", 17, 2000000),
+                                      row("unbuffered", 100000, 56000000)};
   auto check = [&](const std::string& text) {
     auto out = check_expectations({parse_expectation(text)}, rows);
     bool all = true;
@@ -130,7 +132,8 @@ TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
   // ...unless the tolerance allows it.
   EXPECT_FALSE(compare_with_baseline(b, worse, 2000, 0.25).regressed());
   // Too slow is a regression too.
-  EXPECT_TRUE(compare_with_baseline(b, report({row("buffered", 17, 3000000)}), std::nullopt, 0.25).regressed());
+  EXPECT_TRUE(compare_with_baseline(b, report({row("buffered", 17, 3000000)}), std::nullopt, 0.25)
+                  .regressed());
 }
 
 TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
@@ -138,7 +141,8 @@ TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
   BenchReport other_n = report({row("buffered", 17, 2000000)});
   other_n.lines = 1000;
   EXPECT_THROW(compare_with_baseline(b, other_n, std::nullopt, 0.25), Error);
-  EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), std::nullopt, 0.25), Error);
+  EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), std::nullopt, 0.25),
+               Error);
   EXPECT_THROW(parse_baseline("{", "mem"), Error);
   EXPECT_THROW(parse_baseline(R"({"schema":"other"})", "mem"), Error);
   EXPECT_THROW(parse_baseline(R"({"schema":"iobench/1","config":{}})", "mem"), Error);

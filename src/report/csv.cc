@@ -34,8 +34,8 @@ std::string render_csv(const BenchReport& rep) {
     auto num = [&](double v) { return measured ? fmt::format("{:.0f}", v) : std::string(); };
     // dir and filesystem last, so that scripts indexing the older columns keep working; with
     // --dir A,B they tell the two runs' rows apart.
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(r.strategy),
-                       to_string(r.status), quote(r.error), rep.lines, r.bytes,
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       quote(r.strategy), to_string(r.status), quote(r.error), rep.lines, r.bytes,
                        r.verified ? (*r.verified ? "true" : "false") : "", r.time_ns.samples.size(),
                        num(r.time_ns.median), num(r.time_ns.mean), num(r.time_ns.stddev),
                        num(r.time_ns.min), num(r.time_ns.max), num(r.cpu_ns.median),

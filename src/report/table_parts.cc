@@ -196,7 +196,8 @@ std::string render_provenance(const BenchReport& rep, const char* per) {
                     rep.tracer_backend == "perf" ? "perf tracepoint counters" : "ptrace + seccomp",
                     rep.trace_mode == TraceMode::kTiming ? "timing" : "count");
     std::string more;
-    if (rep.pinned) more = rep.commands.empty() ? "tracer and strategy on one CPU" : "tracer pinned to one CPU";
+    if (rep.pinned)
+      more = rep.commands.empty() ? "tracer and strategy on one CPU" : "tracer pinned to one CPU";
     if (rep.trace_mode == TraceMode::kTiming)
       more += fmt::format("{}{} tracer cost per call subtracted", more.empty() ? "" : ", ",
                           format_duration(static_cast<double>(rep.tracer_overhead_ns)));

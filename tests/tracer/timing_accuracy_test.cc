@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <ctime>
+#include <optional>
 #include <thread>
 
 #include "tracer_test_util.h"
@@ -74,7 +74,9 @@ std::optional<double> segment_ratio(Tracer& tracer, const TempDir& dir) {
   const bool steady = std::max(before, after) < 1.15 * std::min(before, after);
   std::printf("[ segment  ] corrected %.0f ns/write, untraced %.0f and %.0f: ratio %.2f%s\n",
               corrected, before, after, ratio,
-              w.time_uncertain() ? " (uncertain)" : steady ? "" : " (host changed speed)");
+              w.time_uncertain() ? " (uncertain)"
+              : steady           ? ""
+                                 : " (host changed speed)");
   if (w.time_uncertain() || !steady) return std::nullopt;
   return ratio;
 }
