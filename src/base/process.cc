@@ -1,6 +1,7 @@
 #include "base/process.h"
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -114,6 +116,14 @@ void become_child_subreaper() {
 pid_t fork_tree() {
   become_child_subreaper();
   return ::fork();
+}
+
+void throw_spawn_error(const std::string& what, int err) {
+  // EAGAIN from fork or clone is nearly always RLIMIT_NPROC (ulimit -u), which counts every
+  // process and thread of the user, not only ours: the hint names it.
+  throw Error(
+      fmt::format("{}: {}{}", what, std::strerror(err), err == EAGAIN ? " (RLIMIT_NPROC?)" : ""),
+      kExitRunFailed);
 }
 
 ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> timeout) {

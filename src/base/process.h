@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "base/unique_fd.h"
 
@@ -70,6 +71,11 @@ class ProcessTree {
 /// exists, since a child that daemonises at once could otherwise orphan a grandchild to init
 /// before the parent got round to prctl. Returns as fork does.
 pid_t fork_tree();
+
+/// Throws Error("<what>: <strerror(err)>"), exit status 3, for a fork, clone or thread that
+/// could not be started: `what` says what it was for ("fork for the traced run"). EAGAIN,
+/// what the user's process limit gives, adds "(RLIMIT_NPROC?)".
+[[noreturn]] void throw_spawn_error(const std::string& what, int err);
 
 /// A deadline `timeout` from now, or none.
 ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> timeout);

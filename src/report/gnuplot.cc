@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/interrupt.h"
+#include "base/process.h"
 #include "base/program_path.h"
 #include "base/unique_fd.h"
 #include "report/presentation.h"
@@ -49,7 +50,7 @@ Gnuplot spawn_gnuplot(const std::string& program) {
   if (::fcntl(in.write.get(), F_SETFL, O_NONBLOCK) != 0)
     throw_errno("fcntl", errno, kExitRunFailed);
   const pid_t pid = ::fork();
-  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
+  if (pid < 0) throw_spawn_error("fork for gnuplot", errno);
   if (pid == 0) {
     ::dup2(in.read.get(), 0);
     ::dup2(out.write.get(), 1);

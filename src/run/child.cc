@@ -16,7 +16,7 @@ ChildRun run_untraced(const std::function<void()>& child_main,
                       std::optional<std::chrono::nanoseconds> timeout) {
   const std::int64_t t0 = monotonic_ns();
   const pid_t pid = fork_tree();
-  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
+  if (pid < 0) throw_spawn_error("fork for an untraced run", errno);
   if (pid == 0) {
     child_main();
     ::_exit(127);  // child_main never returns; if it did, nothing of the parent may run

@@ -132,7 +132,7 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
   if (!hs) throw_errno("mmap", errno, kExitRunFailed);
   const pid_t parent = ::getpid();
   const pid_t pid = fork_tree();
-  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
+  if (pid < 0) throw_spawn_error("fork for the counted run (perf)", errno);
   if (pid == 0) {
     // Nothing outlives the tool: a parent that dies before releasing us takes us with it.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
