@@ -66,6 +66,10 @@ struct TraceResult {
   bool pinned = false;
   bool seccomp = true;           // false: fell back to PTRACE_SYSCALL on every syscall
   std::int64_t overhead_ns = 0;  // calibrated tracer cost per call, subtracted from times
+  // Non-empty in timing mode when the tracer's cost could not be calibrated: why. Every
+  // time (time_ns, time_ci95_ns, latency) is then unknown, not 0; calls, errors and bytes
+  // are measured as ever.
+  std::string time_unavailable_reason;
   // Timed calls whose tracer cost was measured by a probe right after them (tracer/probe.h);
   // the others had the calibrated cost subtracted.
   std::uint64_t probed_calls = 0;

@@ -1,13 +1,14 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <type_traits>
 #include <variant>
-#include <nlohmann/json.hpp>
 
 #include "cli/knobs.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
+#include "report/table_parts.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
 
@@ -26,23 +27,33 @@ json interval_json(std::int64_t ns, std::int64_t ci95_ns) {
   return json::array({std::max<std::int64_t>(0, ns - ci95_ns), ns + ci95_ns});
 }
 
-json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMode mode) {
+/// `times`: false when the tracer's cost was not calibrated, so no time is known.
+json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMode mode,
+                   bool times = true) {
   json out = json::object();
   const bool timed = mode == TraceMode::kTiming;  // count mode never sees a return value
   for (const auto& [name, st] : syscalls) {
-    const bool measured = timed && st.timed_calls > 0;
-    out[name] = {{"calls", st.calls},
-                 {"errors", timed ? json(st.errors) : json(nullptr)},
-                 // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
-                 {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
-                 {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
-                 {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
-                 {"estimated", timed ? json(st.estimated()) : json(nullptr)},
-                 {"time_ci95_ns",
-                  measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
-                 {"latency_ns", timed ? latency_json(st.latency) : json(nullptr)}};
+    const bool known = timed && times;  // times were measured, not only return values
+    const bool measured = known && st.timed_calls > 0;
+    out[name] = {
+        {"calls", st.calls},
+        {"errors", timed ? json(st.errors) : json(nullptr)},
+        // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
+        {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
+        {"time_ns", known ? json(st.time_ns) : json(nullptr)},
+        {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
+        {"estimated", timed ? json(st.estimated()) : json(nullptr)},
+        {"time_ci95_ns", measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
+        {"latency_ns", known ? latency_json(st.latency) : json(nullptr)}};
   }
   return out;
+}
+
+bool times_known(const TraceResult& t) { return t.time_unavailable_reason.empty(); }
+
+/// Why the times are null: the reason, or null when they were measured (or never could be).
+json unavailable_json(const TraceResult& t) {
+  return times_known(t) ? json(nullptr) : json(t.time_unavailable_reason);
 }
 
 json files_json(const TraceResult& t) {
@@ -55,7 +66,7 @@ json files_json(const TraceResult& t) {
     out.push_back({{"path", f.path},
                    {"calls", f.calls()},
                    {"bytes", timed && counted ? json(f.bytes()) : json(nullptr)},
-                   {"syscalls", syscalls_json(f.syscalls, t.mode)}});
+                   {"syscalls", syscalls_json(f.syscalls, t.mode, times_known(t))}});
   }
   return out;
 }
@@ -104,9 +115,11 @@ json result_json(const StrategyResult& r) {
       {"syscall_share", optional_json(r.syscall_share)},
       {"latency_ns", nullptr},
       {"trace_backend", r.trace ? json(r.trace->backend) : json(nullptr)},
+      {"syscall_time_unavailable", nullptr},
   };
   if (r.trace && r.trace->available) {
-    j["syscalls"] = syscalls_json(r.trace->syscalls, r.trace->mode);
+    j["syscalls"] = syscalls_json(r.trace->syscalls, r.trace->mode, times_known(*r.trace));
+    j["syscall_time_unavailable"] = unavailable_json(*r.trace);
     j["files"] = files_json(*r.trace);
     if (r.trace->mode == TraceMode::kCount) {
       j["syscall_time_ns"] = nullptr;
@@ -131,22 +144,22 @@ json knob_json(const KnobValue& v) {
 }
 
 json config_json(const BenchReport& rep) {
-  json config = {
-      {"lines", rep.lines},
-      {"bytes", rep.bytes},
-      {"dir", rep.dir},
-      {"filesystem", rep.filesystem},
-      {"runs", runs_json(rep.runs)},
-      {"warmup", rep.warmup},
-      {"interleave", rep.interleave},
-      {"tracer",
-       {{"enabled", rep.traced},
-        {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-        {"backend", rep.tracer_backend},
-        {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-        {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
-                            ? json(rep.tracer_overhead_ns)
-                            : json(nullptr)}}}};
+  json config = {{"lines", rep.lines},
+                 {"bytes", rep.bytes},
+                 {"dir", rep.dir},
+                 {"filesystem", rep.filesystem},
+                 {"runs", runs_json(rep.runs)},
+                 {"warmup", rep.warmup},
+                 {"interleave", rep.interleave},
+                 {"tracer",
+                  {{"enabled", rep.traced},
+                   {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+                   {"backend", rep.tracer_backend},
+                   {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+                   {"overhead_ns",
+                    rep.traced && rep.trace_mode == TraceMode::kTiming && !tracer_uncalibrated(rep)
+                        ? json(rep.tracer_overhead_ns)
+                        : json(nullptr)}}}};
   // The knobs: one loop over the table, so every JSON document carries all of them.
   for (const Knob& k : all_knobs()) config[std::string(k.name)] = knob_json(k.value(rep.params));
   return config;
@@ -187,13 +200,16 @@ std::string render_trace_json(const TraceReport& rep) {
       {"mode", t.mode == TraceMode::kTiming ? "timing" : "count"},
       {"backend", t.backend},
       {"pinned", t.pinned},
-      {"overhead_ns",
-       t.mode == TraceMode::kTiming && t.available ? json(t.overhead_ns) : json(nullptr)},
-      {"syscalls", t.available ? syscalls_json(t.syscalls, t.mode) : json(nullptr)},
+      {"overhead_ns", t.mode == TraceMode::kTiming && t.available && times_known(t)
+                          ? json(t.overhead_ns)
+                          : json(nullptr)},
+      {"time_unavailable", t.available ? unavailable_json(t) : json(nullptr)},
+      {"syscalls", t.available ? syscalls_json(t.syscalls, t.mode, times_known(t)) : json(nullptr)},
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
-      {"busy_share", t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
+      {"busy_share",
+       t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},
@@ -202,7 +218,8 @@ std::string render_trace_json(const TraceReport& rep) {
   if (rep.per_process) {
     json procs = json::array();
     for (const auto& p : t.processes)
-      procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, t.mode)}});
+      procs.push_back(
+          {{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, t.mode, times_known(t))}});
     doc["processes"] = procs;
   }
   return doc.dump(2) + "\n";

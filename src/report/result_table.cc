@@ -125,8 +125,10 @@ std::vector<Column<ResultRow>> latency_columns() {
 std::vector<std::string> result_notes(const std::vector<ResultRow>& rows) {
   bool untrusted = false, lost = false;
   std::vector<std::pair<std::string, const StrategyResult*>> named;
+  std::vector<const StrategyResult*> results;
   for (const ResultRow& row : rows) {
     if (!ran(row)) continue;
+    results.push_back(row.result);
     untrusted = untrusted || syscall_share_untrusted(*row.result);
     lost = lost || syscall_time_lost(*row.result);
     named.emplace_back(row.label, row.result);
@@ -134,6 +136,7 @@ std::vector<std::string> result_notes(const std::vector<ResultRow>& rows) {
   std::vector<std::string> notes;
   if (untrusted) notes.emplace_back(kShareNote);
   if (lost) notes.emplace_back(kLostNote);
+  if (std::string n = unavailable_note(results); !n.empty()) notes.push_back(std::move(n));
   if (std::string n = sampled_note(named); !n.empty()) notes.push_back(std::move(n));
   return notes;
 }

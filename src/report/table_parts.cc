@@ -168,6 +168,24 @@ std::string sampled_note(const std::vector<std::pair<std::string, const Strategy
          (list.empty() ? "" : "\n  " + list) + line + ".";
 }
 
+const std::string& time_unavailable_reason(const StrategyResult& r) {
+  static const std::string kNoReason;
+  return r.trace && r.trace->available ? r.trace->time_unavailable_reason : kNoReason;
+}
+
+std::string unavailable_note(const std::vector<const StrategyResult*>& rows) {
+  std::vector<std::string> reasons;
+  for (const StrategyResult* r : rows) {
+    const std::string& why = time_unavailable_reason(*r);
+    if (!why.empty() && std::find(reasons.begin(), reasons.end(), why) == reasons.end())
+      reasons.push_back(why);
+  }
+  std::string out;
+  for (const std::string& why : reasons)
+    out += (out.empty() ? "" : "\n") + fmt::format("syscall time —: {}.", why);
+  return out;
+}
+
 const char* const kLostNote =
     "syscall time —: the tracer's own cost per call varied by more than the calls took (its 95%\n"
     "  interval holds zero, or it came out above the whole untraced run). A quieter machine\n"
@@ -184,6 +202,16 @@ std::string render_heading(const BenchReport& rep, const std::string& what, cons
                      rep.host.cpu, rep.host.cpus, rep.host.kernel);
 }
 
+bool tracer_uncalibrated(const BenchReport& rep) {
+  bool any_reason = false;
+  for (const StrategyResult& r : rep.results) {
+    if (!r.trace || !r.trace->available) continue;
+    if (r.trace->time_unavailable_reason.empty()) return false;
+    any_reason = true;
+  }
+  return any_reason;
+}
+
 std::string render_provenance(const BenchReport& rep, const char* per) {
   const bool commands = !rep.commands.empty();
   std::string out;
@@ -198,9 +226,11 @@ std::string render_provenance(const BenchReport& rep, const char* per) {
     std::string more;
     if (rep.pinned)
       more = rep.commands.empty() ? "tracer and strategy on one CPU" : "tracer pinned to one CPU";
-    if (rep.trace_mode == TraceMode::kTiming)
+    if (rep.trace_mode == TraceMode::kTiming && !tracer_uncalibrated(rep))
       more += fmt::format("{}{} tracer cost per call subtracted", more.empty() ? "" : ", ",
                           format_duration(static_cast<double>(rep.tracer_overhead_ns)));
+    else if (rep.trace_mode == TraceMode::kTiming)
+      more += fmt::format("{}tracer cost per call not calibrated", more.empty() ? "" : ", ");
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
     if (commands)
       out +=

@@ -71,6 +71,13 @@ bool syscall_share_untrusted(const StrategyResult& r);
 /// The footnote naming the rows whose syscall time is sampled, each by the name its table
 /// gives it (a strategy, a command, a swept value); "" when none is.
 std::string sampled_note(const std::vector<std::pair<std::string, const StrategyResult*>>& rows);
+/// "syscall time —: tracer calibration: REASON." for each distinct reason a row's times are
+/// unknown (TraceResult::time_unavailable_reason), in row order; "" when none is.
+std::string unavailable_note(const std::vector<const StrategyResult*>& rows);
+/// Why the row's syscall time is unknown, or "".
+const std::string& time_unavailable_reason(const StrategyResult& r);
+/// No traced row had a calibrated tracer cost, and some said why: there is no cost to name.
+bool tracer_uncalibrated(const BenchReport& rep);
 /// Notes for tables where a share could not be trusted, or a syscall time was lost.
 extern const char* const kShareNote;
 extern const char* const kLostNote;

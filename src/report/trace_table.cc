@@ -113,6 +113,8 @@ std::string trace_footer(const TraceResult& t) {
   out += fmt::format("wall time {} (traced: not the program's untraced speed); ",
                      format_duration(static_cast<double>(t.wall_ns)));
   if (t.mode != TraceMode::kTiming) return out + "count mode: calls only.\n";
+  if (!t.time_unavailable_reason.empty())
+    return out + fmt::format("syscall times —: {}.\n", t.time_unavailable_reason);
   out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
                      format_duration(static_cast<double>(t.overhead_ns)));
   for (const auto& [name, st] : t.syscalls) {

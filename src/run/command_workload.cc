@@ -74,6 +74,7 @@ void attribute_command_writes(const TraceResult& trace, StrategyResult& result) 
   const WriteCount count = count_writes(trace);
   result.write_calls = count.calls;
   result.syscall_time_ns = count.time_ns;
+  if (!trace.time_unavailable_reason.empty()) result.syscall_time_ns.reset();  // not 0: unknown
   result.bytes = count.bytes;
   result.timed_calls = count.timed_calls;
   result.syscall_time_ci95_ns = count.time_ci95_ns;

@@ -124,6 +124,7 @@ void attribute_write_calls(const TraceResult& trace, const std::string& target_p
   const WriteCount count = count_writes(trace, target_path);
   result.write_calls = count.calls;
   result.syscall_time_ns = count.time_ns;
+  if (!trace.time_unavailable_reason.empty()) result.syscall_time_ns.reset();  // not 0: unknown
   result.timed_calls = count.timed_calls;
   result.syscall_time_ci95_ns = count.time_ci95_ns;
   if (auto busiest = trace.syscalls.find(count.busiest); busiest != trace.syscalls.end())

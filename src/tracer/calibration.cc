@@ -4,8 +4,9 @@
 // stops, same fd lookup and bookkeeping): the tracee's own CPU time from resume to exit
 // stop (run_delay.h, IntervalSample), which the tracer's work and everyone's waits for a
 // CPU leave out; a busy machine moves it far less than the wall-clock interval. Both batches write
-// the same open file; the untraced ones go through a second fd that the calibration filter lets
-// through. overhead = median over the pairs of (traced mean - untraced mean).
+// the same open file: the untraced ones through the fd the parent opened, which the calibration
+// filter lets through, the traced ones through the child's duplicate of it.
+// overhead = median over the pairs of (traced mean - untraced mean).
 //
 // Why pairs: on a shared host (this VM) the whole CPU slows down by ~40% for stretches of
 // 10-100 ms. A traced half measured in one such stretch and an untraced half in another
@@ -30,14 +31,26 @@
 // them is added to the overhead: the corrected time is the call's untraced cost. When the
 // filter is refused every call stops, on either fd; the traced batches are then paired with
 // the batches timed before the filter was tried.
+//
+// Why one block: the calibration measures what a stop costs the tracee, not what the
+// filesystem charges for space, so it must not need any: on a nearly full --dir its appends
+// failed with ENOSPC and were timed as if they had written. The parent writes the file's
+// first line (the only allocation), and before every batch the child truncates the file back
+// to that line and seeks to its end: every timed call is still an append (the file grows, as
+// a strategy's does) within a block already there, and the file never holds more than
+// 12 + 3 x 1200 bytes (a 4 KiB page or block). Every call's result is checked; the first
+// failure ends the calibration and becomes its reason (TracerCalibration::failure).
 #include "tracer/calibration.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <utility>
 
@@ -55,14 +68,59 @@ constexpr std::size_t kTracedWarmup = 300;
 constexpr int kBatchCalls = 100;  // untraced: ~40 us a batch, far above the clock's cost
 
 constexpr char kLine[] = "calibration\n";
-
+constexpr auto kLineSize = static_cast<ssize_t>(sizeof(kLine) - 1);
 // A call's off-CPU time counts as its own sleep only beyond the tracer's latency by more
 // than this quantile of it and this floor: below, a sleep cannot be told from jitter.
 constexpr double kSleepQuantile = 0.999;
 constexpr std::int64_t kMinSleepNs = 10000;
 
-inline void write_line(int fd) noexcept {
-  [[maybe_unused]] const ssize_t n = ::write(fd, kLine, sizeof(kLine) - 1);
+// Calls between two rewinds: the traced warm-up's 300 lines, 3,600 bytes, fit one page.
+constexpr int kMaxCallsPerRewind = 300;
+
+/// Records the first failed call; the calibration stops at the next check.
+void note_failure(CalibrationShared* s, const char* call, int err) noexcept {
+  if (s->error != 0) return;
+  s->error = err;
+  s->failed_call = call;
+}
+
+/// One append. A short write to a regular file means the space ran out.
+inline bool write_line(CalibrationShared* s, int fd) noexcept {
+  const ssize_t n = ::write(fd, kLine, kLineSize);
+  if (n == kLineSize) return true;
+  note_failure(s, "write", n < 0 ? errno : ENOSPC);
+  return false;
+}
+
+/// Back to the parent's one line, the offset at its end: the next calls append within the
+/// block that line took (the header's "Why one block"). On the untraced fd: ftruncate is a
+/// call the filter stops on, and a stop there is left out of the samples (unsampled_fd).
+bool rewind(CalibrationShared* s) noexcept {
+  if (::ftruncate(s->untraced_fd, kLineSize) != 0) {
+    note_failure(s, "ftruncate", errno);
+    return false;
+  }
+  if (::lseek(s->untraced_fd, kLineSize, SEEK_SET) != kLineSize) {
+    note_failure(s, "lseek", errno);
+    return false;
+  }
+  return true;
+}
+
+/// `calls` appends on `fd`; false once one failed.
+bool write_lines(CalibrationShared* s, int fd, int calls) noexcept {
+  bool ok = true;
+  for (int i = 0; i < calls; ++i) ok = write_line(s, fd) && ok;
+  return ok;
+}
+
+/// A batch of untraced appends, timed in CPU time (as the tracer times the traced calls: a
+/// wait for the CPU is nobody's cost); -1 when a call failed.
+std::int64_t timed_batch(CalibrationShared* s) noexcept {
+  const std::int64_t t0 = thread_cpu_ns();
+  const bool ok = write_lines(s, s->untraced_fd, kBatchCalls);
+  const std::int64_t ns = thread_cpu_ns() - t0;
+  return ok ? ns : -1;
 }
 
 double quantile(std::vector<double> v, double q) {
@@ -134,37 +192,73 @@ std::size_t calibration_traced_calls() noexcept {
   return kTracedWarmup + kCalibrationPairs * kBatchCalls;
 }
 
+UniqueFd open_calibration_target(const std::string& dir, std::string& failure) {
+  // Unnamed, so nothing is left behind whatever kills us; where the filesystem has no
+  // O_TMPFILE, a named file unlinked at once.
+  UniqueFd fd(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  if (!fd && (errno == EOPNOTSUPP || errno == EISDIR)) {
+    std::string name = dir + "/.iobench-calibration-XXXXXX";
+    fd = UniqueFd(::mkostemp(name.data(), O_CLOEXEC));
+    if (fd) ::unlink(name.c_str());
+  }
+  if (!fd) {
+    failure = fmt::format("cannot create its file in {}: {}", dir, std::strerror(errno));
+    return fd;
+  }
+  const ssize_t n = ::write(fd.get(), kLine, kLineSize);
+  if (n != kLineSize) {
+    failure = fmt::format("cannot write its one block in {}: {}", dir,
+                          std::strerror(n < 0 ? errno : ENOSPC));
+    return UniqueFd();
+  }
+  return fd;
+}
+
+std::string calibration_failure(const CalibrationShared& shared, const std::string& dir,
+                                const TraceResult& result, std::size_t samples) {
+  if (shared.error != 0)
+    return fmt::format("{} on its file in {}: {}",
+                       shared.failed_call != nullptr ? shared.failed_call : "a call", dir,
+                       std::strerror(shared.error));
+  if (result.timed_out) return "it timed out";
+  if (result.term_signal != 0)
+    return fmt::format("it was killed by signal {} ({})", result.term_signal,
+                       ::strsignal(result.term_signal));
+  if (result.exit_code != 0) return fmt::format("it exited with status {}", result.exit_code);
+  return fmt::format("the tracer timed {} of its {} calls", samples, calibration_traced_calls());
+}
+
 void calibration_prepare(CalibrationShared* shared) noexcept {
-  int fd = ::open(shared->dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-  if (fd < 0) fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);  // no O_TMPFILE there
-  // A fixed number, known to the filter built before fork; whatever the child inherited
-  // there is the child's own copy and never used.
-  if (fd < 0 || ::dup2(fd, kCalibrationUntracedFd) != kCalibrationUntracedFd) {
-    shared->error = errno;
+  // The lowest free fd: any number would do for the traced calls, which the filter stops
+  // on whatever their fd (only the parent's one is let through).
+  shared->traced_fd = ::fcntl(shared->untraced_fd, F_DUPFD_CLOEXEC, 0);
+  if (shared->traced_fd < 0) {
+    note_failure(shared, "fcntl(F_DUPFD_CLOEXEC)", errno);
     return;
   }
-  shared->fd = fd;
-  for (int i = 0; i < kUntracedWarmup; ++i) write_line(kCalibrationUntracedFd);
+  for (int done = 0; done < kUntracedWarmup; done += kBatchCalls) {
+    if (!rewind(shared) || !write_lines(shared, shared->untraced_fd, kBatchCalls)) return;
+  }
   for (auto& batch_ns : shared->prefilter_batch_ns) {
-    const std::int64_t t0 = thread_cpu_ns();
-    for (int i = 0; i < kBatchCalls; ++i) write_line(kCalibrationUntracedFd);
-    batch_ns = thread_cpu_ns() - t0;
+    if (!rewind(shared)) return;
+    batch_ns = timed_batch(shared);
+    if (batch_ns < 0) return;
   }
 }
 
 int calibration_run(CalibrationShared* shared) noexcept {
-  const int traced = shared->fd;
-  if (traced < 0) return 1;
-  for (std::size_t i = 0; i < kTracedWarmup; ++i) write_line(traced);
-  // CPU time, as the tracer measures traced calls: a wait for the CPU is nobody's cost.
-  auto batch = [](int fd) noexcept {
-    const std::int64_t t0 = thread_cpu_ns();
-    for (int i = 0; i < kBatchCalls; ++i) write_line(fd);
-    return thread_cpu_ns() - t0;
-  };
+  const int traced = shared->traced_fd;
+  if (shared->error != 0 || traced < 0) return 1;
+  static_assert(kTracedWarmup <= kMaxCallsPerRewind);
+  if (!rewind(shared) || !write_lines(shared, traced, static_cast<int>(kTracedWarmup))) return 1;
+  // One rewind a pair, before its untraced half: that half then starts after a stop, as it
+  // did after the last pair's traced calls, and the traced half's calls all follow one.
+  static_assert(2 * kBatchCalls <= kMaxCallsPerRewind);
   for (std::size_t p = 0; p < kCalibrationPairs; ++p) {
-    shared->untraced_batch_ns[p] = batch(kCalibrationUntracedFd);
-    for (int i = 0; i < kBatchCalls; ++i) write_line(traced);  // timed by the tracer
+    if (!rewind(shared)) return 1;
+    shared->untraced_batch_ns[p] = timed_batch(shared);
+    if (shared->untraced_batch_ns[p] < 0) return 1;
+    if (!write_lines(shared, traced, kBatchCalls)) return 1;  // timed by the tracer
   }
   return 0;
 }

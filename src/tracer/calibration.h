@@ -4,37 +4,52 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "base/unique_fd.h"
 #include "tracer/run_delay.h"
 #include "tracer/tally.h"
 #include "tracer/tracer.h"
 
 namespace iobench::tracing {
 
-/// The fd the calibration child writes to untraced; its filter lets write(2) on it through.
-inline constexpr int kCalibrationUntracedFd = 100;
-
 /// Untraced/traced batch pairs, after the warm-up.
 inline constexpr std::size_t kCalibrationPairs = 60;
 /// Untraced batches timed before the filter is loaded: the fallback when it is refused.
 inline constexpr std::size_t kCalibrationPrefilterBatches = 15;
 
+/// The file the calibration child appends to: an unnamed file in `dir`, opened in the parent
+/// before fork, its first line already written. Opened there so that its fd is the lowest
+/// free one (within any RLIMIT_NOFILE) and known to the filter, which is built before fork
+/// and lets write(2) on that one fd through untraced; the child inherits it. That first line
+/// allocates the one block the calibration ever uses (calibration.cc, "Why one block"). An
+/// empty fd, with `failure` saying why (what failed, where, and the errno text), otherwise.
+UniqueFd open_calibration_target(const std::string& dir, std::string& failure);
+
 /// Shared between the calibration child and the tracer (mapped before fork). The parent
 /// reads it only after the child has been reaped.
 struct CalibrationShared {
-  const char* dir = nullptr;  // set before fork
-  int fd = -1;
-  int error = 0;
+  int untraced_fd = -1;               // set before fork: the target (open_calibration_target)
+  int traced_fd = -1;                 // the child's duplicate of it, which the filter stops on
+  int error = 0;                      // the errno of the first call that failed; 0: none did
+  const char* failed_call = nullptr;  // that call's name (a literal: async-signal-safe)
   std::int64_t untraced_batch_ns[kCalibrationPairs] = {};
   std::int64_t prefilter_batch_ns[kCalibrationPrefilterBatches] = {};
 };
 
-/// Child, before the filter is loaded: opens the file, on two fds, and times untraced
-/// batches for the case the filter is refused (then every call stops, on either fd).
+/// Child, before the filter is loaded: duplicates the target's fd for the traced calls and
+/// times untraced batches for the case the filter is refused (then every call stops, on
+/// either fd). A failing call is recorded in `shared` and ends the calibration.
 void calibration_prepare(CalibrationShared* shared) noexcept;
 /// Child, under the calibration filter: warm-up, then untraced and traced batches in turn.
+/// 0, or 1 once a call failed (recorded in `shared`).
 int calibration_run(CalibrationShared* shared) noexcept;
+
+/// Why a calibration child that did not finish cleanly measured nothing: its failed call,
+/// else how it ended. `samples`: the traced calls the tracer timed.
+std::string calibration_failure(const CalibrationShared& shared, const std::string& dir,
+                                const TraceResult& result, std::size_t samples);
 
 /// Traced calls the calibration child makes, warm-up included.
 std::size_t calibration_traced_calls() noexcept;

@@ -101,6 +101,25 @@ Overhead correction(const TracerCalibration& before, const TracerCalibration& af
   return Overhead{p * res.ns + (1 - p) * all.ns, std::hypot(p * res.se_ns, (1 - p) * all.se_ns)};
 }
 
+/// Every time of `stats` unknown: what was filled in rests on no calibration.
+void forget_times(std::map<std::string, SyscallStats>& stats) {
+  for (auto& [name, st] : stats) {
+    st.time_ns = 0;
+    st.time_ci95_ns = 0;
+    st.latency.reset();
+  }
+}
+
+/// A run whose tracer cost is unknown: its times say nothing, and `reason` says why
+/// (reporters print null and "—", never 0). Counts, errors and bytes stay.
+void forget_times(TraceResult& r, std::string reason) {
+  r.time_unavailable_reason = std::move(reason);
+  r.overhead_ns = 0;
+  forget_times(r.syscalls);
+  for (FileStats& f : r.files) forget_times(f.syscalls);
+  for (ProcessStats& p : r.processes) forget_times(p.syscalls);
+}
+
 void set_ending(TraceResult& result, const WaitStatus& status) {
   if (status.kind() == WaitStatus::Kind::kExited) result.exit_code = status.exit_code();
   if (status.kind() == WaitStatus::Kind::kFatalSignal) result.term_signal = status.fatal_signal();
@@ -120,6 +139,7 @@ struct Tracer::Impl {
     std::int64_t overhead_ns = 0;
     std::int64_t residual_ns = 0;
     int unsampled_fd = -1;
+    const char* purpose = "the traced run";  // what a failed fork was for
   };
   /// A finished session's result, before its times are corrected (tally.fill()).
   struct Traced {
@@ -141,6 +161,11 @@ struct Tracer::Impl {
   void run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
                     std::optional<std::chrono::nanoseconds> timeout, TraceResult& result);
   void calibrate();
+  /// Calibrates when there is no calibration yet (three times), or once more when the last
+  /// one failed: the space or the fd it lacked may be back.
+  void ensure_calibrated();
+  /// The last calibration; the failure with its reason when it failed.
+  const TracerCalibration& latest() const { return *calibration; }
 
   TracerOptions options;
   SyscallTable table;
@@ -160,7 +185,11 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   hooks.mode = options_.mode;
   hooks.time_all = options_.time_all;
   const bool timing = options_.mode == TraceMode::kTiming;
-  const TracerCalibration before = timing ? calibration() : TracerCalibration{};
+  if (timing) impl_->ensure_calibrated();
+  const TracerCalibration before = timing ? impl_->latest() : TracerCalibration{};
+  // Without a calibration the run is still traced in timing mode (calls, errors and bytes are
+  // measured as ever), but none of its times is known.
+  const bool calibrated = timing && before.failure.empty();
   hooks.sleep = SleepRule{before.off_median_ns, before.off_threshold_ns};
   hooks.overhead_ns = before.overhead_ns;
   hooks.probe = kCanProbe && before.probed;
@@ -170,15 +199,16 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   // A run that timed enough calls for the correction to matter is calibrated again right
   // after it (which is also the next run's "before"): what is subtracted drifts with the
   // machine's load, and a run is corrected by the two calibrations that bracket it.
-  if (timing && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
+  if (calibrated && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
     impl_->calibrate();
-    after = *impl_->calibration;
+    // Failed: the run rests on the one before it alone; the next run tries again.
+    if (impl_->latest().failure.empty()) after = impl_->latest();
   }
   // The run's stops may have run in a regime none of the recent calibrations did: a few more
   // tries to meet it, then the median of them all, with their whole spread as its error.
   std::optional<Overhead> residual = residual_in_regime(impl_->history, t.probe_median_ns);
-  for (int i = 0; timing && t.probed > 0 && !residual && i < kRegimeRetries &&
-                  t.tally.timed_calls() >= kRecalibrateAfter;
+  for (int i = 0; calibrated && t.probed > 0 && !residual && i < kRegimeRetries &&
+                  t.tally.timed_calls() >= kRecalibrateAfter && impl_->latest().failure.empty();
        ++i) {
     impl_->calibrate();
     residual = residual_in_regime(impl_->history, t.probe_median_ns);
@@ -196,17 +226,27 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   r.overhead_ns =
       t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
   if (r.available) t.tally.fill(r, impl_->table, overhead);
+  if (timing && !calibrated) forget_times(r, "tracer calibration: " + before.failure);
   return r;
 }
 
 std::int64_t Tracer::overhead_ns() { return calibration().overhead_ns; }
 
 const TracerCalibration& Tracer::calibration() {
+  if (!impl_->calibration) impl_->ensure_calibrated();
+  return impl_->latest();
+}
+
+void Tracer::Impl::ensure_calibrated() {
+  if (calibration && calibration->failure.empty()) return;
+  if (calibration) {
+    calibrate();
+    return;
+  }
   // Three to start with, so that the median of their residuals already outvotes one that
-  // went wrong.
-  if (!impl_->calibration)
-    for (int i = 0; i < kFirstCalibrations; ++i) impl_->calibrate();
-  return *impl_->calibration;
+  // went wrong; a failure ends the tries (it would fail alike).
+  for (int i = 0; i < kFirstCalibrations && (!calibration || calibration->failure.empty()); ++i)
+    calibrate();
 }
 
 Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
@@ -235,7 +275,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   plan.main = &child_main;
   // fork_tree: should ptrace be refused, the untraced fallback follows the tree as a subreaper.
   const pid_t pid = fork_tree();
-  if (pid < 0) throw_errno("fork", errno, kExitRunFailed);
+  if (pid < 0) throw_spawn_error(std::string("fork for ") + hooks.purpose, errno);
   if (pid == 0) run_child(plan);
   ChildGuard guard(pid);
   child_end.reset();
@@ -303,15 +343,24 @@ void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
 }
 
 // Calibration (method and estimator: calibration.cc). Runs through trace() like any run,
-// so it is pinned and bookkept exactly like the runs it corrects.
+// so it is pinned and bookkept exactly like the runs it corrects. A failure is never an
+// error of the run: it leaves `calibration` holding the reason, and the runs it would have
+// corrected report their times as unknown, with that reason.
 void Tracer::Impl::calibrate() {
+  const std::string dir = options.calibration_dir.empty() ? "/tmp" : options.calibration_dir;
+  TracerCalibration failed;
+  failed.traced = true;
+  const UniqueFd target = open_calibration_target(dir, failed.failure);
+  if (!target) {
+    calibration = failed;
+    return;
+  }
   SharedMapping<CalibrationShared> shared;
   if (!shared) throw_errno("mmap", errno, kExitRunFailed);
   CalibrationShared* s = shared.get();
-  s->dir = options.calibration_dir.empty() ? "/tmp" : options.calibration_dir.c_str();
-  // The real filter plus one exception: write(2) on the untraced fd.
-  const SeccompFilter calibration_filter(table.stop_set(), options.trace_all,
-                                         kCalibrationUntracedFd);
+  s->untraced_fd = target.get();
+  // The real filter plus one exception: write(2) on the target's own fd.
+  const SeccompFilter calibration_filter(table.stop_set(), options.trace_all, target.get());
   const std::function<void()> prepare = [s] { calibration_prepare(s); };
   const std::function<int()> run = [s] { return calibration_run(s); };
   std::vector<IntervalSample> samples;
@@ -322,18 +371,17 @@ void Tracer::Impl::calibrate() {
   hooks.filter = &calibration_filter;
   hooks.before_filter = &prepare;
   hooks.samples = &samples;
-  hooks.unsampled_fd = kCalibrationUntracedFd;
+  hooks.unsampled_fd = target.get();
+  hooks.purpose = "the tracer's calibration";
   const TraceResult r = trace(run, kCalibrationTimeout, hooks).result;
   if (!r.available) {
     calibration = TracerCalibration{};  // nothing is ever timed, nothing to subtract
     return;
   }
-  if (r.exit_code != 0 || samples.size() != calibration_traced_calls()) {
-    throw Error(s->error != 0
-                    ? std::string("tracer calibration: ") + std::strerror(s->error)
-                    : "tracer calibration failed: got " + std::to_string(samples.size()) + " of " +
-                          std::to_string(calibration_traced_calls()) + " samples",
-                kExitRunFailed);
+  if (r.exit_code != 0 || s->error != 0 || samples.size() != calibration_traced_calls()) {
+    failed.failure = calibration_failure(*s, dir, r, samples.size());
+    calibration = failed;
+    return;
   }
   calibration = estimate_calibration(*s, samples, r.seccomp);
   if (!calibration->probed) return;

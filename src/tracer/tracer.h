@@ -32,7 +32,8 @@ struct TracerOptions {
   bool pin = false;
   /// Where calibration appends lines to an unnamed temporary file (O_TMPFILE), so that the
   /// calibrated call walks the same write path as the calls it corrects. Best set to the
-  /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
+  /// directory being benchmarked; empty means /tmp. It needs one block there; without it
+  /// (or any other failure) syscall times are unknown and say why (time_unavailable_reason).
   std::string calibration_dir{};
   TracerBackend backend = TracerBackend::kPtrace;  // kPerf requires mode kCount
 };
@@ -53,6 +54,9 @@ struct TracerCalibration {
   bool probed = false;        // the probes ran: residual_ns is known
   std::size_t samples = 0;    // traced calls the estimate rests on
   bool traced = false;        // false: ptrace was refused, nothing to subtract
+  /// Non-empty: it failed, and nothing above is known. Why, for TraceResult's
+  /// time_unavailable_reason ("tracer calibration: ..."): a run's times need it.
+  std::string failure;
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.

@@ -1,9 +1,17 @@
-// Which calibrations correct a run: those whose stops cost what the run's did.
+// Which calibrations correct a run: those whose stops cost what the run's did; and what a
+// calibration needs of its directory (one block) and says when it cannot have it.
 #include "tracer/calibration.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
+#include <string>
 #include <vector>
+
+#include "tracer_test_util.h"
 
 namespace iobench::tracer_test {
 namespace {
@@ -53,6 +61,96 @@ TEST(ResidualInRegime, TheCalibrationsSpreadIsPartOfTheError) {
   const auto two = residual_in_regime({calibrated(1700, 0), calibrated(1700, 100)}, 1700);
   ASSERT_TRUE(two);
   EXPECT_GE(two->se_ns, 50);  // half their difference
+}
+
+/// A tmpfs of `pages` 4 KiB pages on a private directory, with `free_pages` of them left
+/// free by a filler file; unmounted after.
+class SmallTmpfs {
+ public:
+  SmallTmpfs(int pages, int free_pages) {
+    char tmpl[] = "/tmp/iobench-calibration-test.XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+    const std::string size = "size=" + std::to_string(pages * 4096);
+    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, size.c_str()) == 0;
+    if (!mounted_) return;
+    const int fd = ::open((path_ + "/filler").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    const std::string page(4096, 'x');
+    for (int i = 0; i < pages - free_pages; ++i)
+      if (::write(fd, page.data(), page.size()) != 4096) std::abort();
+    ::close(fd);
+  }
+  ~SmallTmpfs() {
+    if (mounted_) ::umount2(path_.c_str(), MNT_DETACH);
+    ::rmdir(path_.c_str());
+  }
+  SmallTmpfs(const SmallTmpfs&) = delete;
+  SmallTmpfs& operator=(const SmallTmpfs&) = delete;
+  bool mounted() const { return mounted_; }
+  const std::string& path() const { return path_; }
+  std::uint64_t free_bytes() const {
+    struct statvfs st {};
+    return ::statvfs(path_.c_str(), &st) == 0 ? st.f_bavail * st.f_frsize : 0;
+  }
+
+ private:
+  std::string path_;
+  bool mounted_ = false;
+};
+
+TracerOptions calibrating_in(const std::string& dir) {
+  TracerOptions o;
+  o.calibration_dir = dir;
+  return o;
+}
+
+using CalibrationSpace = TracerTest;
+
+TEST_F(CalibrationSpace, OneFreeBlockIsAllItNeeds) {
+  SmallTmpfs fs(4, 1);
+  if (!fs.mounted()) GTEST_SKIP() << "mounting a tmpfs needs root";
+  ASSERT_EQ(fs.free_bytes(), 4096u);
+  Tracer tracer(calibrating_in(fs.path()));
+  const TracerCalibration& c = tracer.calibration();
+  EXPECT_EQ(c.failure, "");
+  EXPECT_EQ(c.samples, tracing::kCalibrationPairs * 100) << "every pair's traced calls timed";
+  EXPECT_GT(c.overhead_ns, 0);
+  EXPECT_EQ(fs.free_bytes(), 4096u) << "its unnamed file is gone with its fd";
+}
+
+TEST_F(CalibrationSpace, NoFreeBlockIsItsReasonAndTheRunsTimesAreUnknown) {
+  SmallTmpfs fs(4, 0);
+  if (!fs.mounted()) GTEST_SKIP() << "mounting a tmpfs needs root";
+  ASSERT_EQ(fs.free_bytes(), 0u);
+  Tracer tracer(calibrating_in(fs.path()));
+  const std::string why =
+      "cannot write its one block in " + fs.path() + ": No space left on device";
+  EXPECT_EQ(tracer.calibration().failure, why);
+  TempDir out;
+  Command cmd({PROGRAM_WRITER, out.file("out"), "100"});
+  const TraceResult r = tracer.run(cmd.fn());
+  ASSERT_TRUE(r.available);
+  EXPECT_EQ(r.time_unavailable_reason, "tracer calibration: " + why);
+  const SyscallStats& w = r.syscalls.at("write");
+  EXPECT_EQ(w.calls, 100u) << "counts stay";
+  EXPECT_EQ(w.errors, 0u);
+  EXPECT_EQ(w.bytes, 100 * kLineBytes) << "bytes stay";
+  EXPECT_EQ(w.time_ns, 0) << "no time without a calibration";
+  EXPECT_FALSE(w.latency.has_value());
+  EXPECT_EQ(r.overhead_ns, 0);
+}
+
+TEST_F(CalibrationSpace, AFailedCalibrationIsTriedAgainBeforeTheNextRun) {
+  SmallTmpfs fs(4, 0);
+  if (!fs.mounted()) GTEST_SKIP() << "mounting a tmpfs needs root";
+  Tracer tracer(calibrating_in(fs.path()));
+  EXPECT_NE(tracer.calibration().failure, "");
+  ASSERT_EQ(::unlink((fs.path() + "/filler").c_str()), 0);  // the space is back
+  TempDir out;
+  Command cmd({PROGRAM_WRITER, out.file("out"), "100"});
+  const TraceResult r = tracer.run(cmd.fn());
+  EXPECT_EQ(r.time_unavailable_reason, "");
+  EXPECT_EQ(tracer.calibration().failure, "");
+  EXPECT_GT(r.overhead_ns, 0);
 }
 
 }  // namespace
