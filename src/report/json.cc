@@ -1,11 +1,13 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
 #include <algorithm>
-#include <type_traits>
-#include <variant>
 #include <nlohmann/json.hpp>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "cli/knobs.h"
+#include "report/escape.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "tracer/tracer.h"
@@ -31,16 +33,16 @@ json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMod
   const bool timed = mode == TraceMode::kTiming;  // count mode never sees a return value
   for (const auto& [name, st] : syscalls) {
     const bool measured = timed && st.timed_calls > 0;
-    out[name] = {{"calls", st.calls},
-                 {"errors", timed ? json(st.errors) : json(nullptr)},
-                 // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
-                 {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
-                 {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
-                 {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
-                 {"estimated", timed ? json(st.estimated()) : json(nullptr)},
-                 {"time_ci95_ns",
-                  measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
-                 {"latency_ns", timed ? latency_json(st.latency) : json(nullptr)}};
+    out[name] = {
+        {"calls", st.calls},
+        {"errors", timed ? json(st.errors) : json(nullptr)},
+        // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
+        {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
+        {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
+        {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
+        {"estimated", timed ? json(st.estimated()) : json(nullptr)},
+        {"time_ci95_ns", measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
+        {"latency_ns", timed ? latency_json(st.latency) : json(nullptr)}};
   }
   return out;
 }
@@ -70,7 +72,48 @@ json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+bool invalid_string(const json& v) {
+  return v.is_string() && !is_utf8(v.get_ref<const std::string&>());
+}
+
+/// A string's or an array's `_raw` sibling: every string in escape_text's form, so one rule
+/// decodes all of it; other values as they are.
+json raw_json(const json& v) {
+  if (v.is_string()) return escape_text(v.get_ref<const std::string&>());
+  json out = json::array();
+  for (const json& e : v) out.push_back(e.is_string() ? raw_json(e) : e);
+  return out;
+}
+
+/// Makes every string in `j` valid UTF-8 and adds the `_raw` siblings (see dump_json).
+void make_utf8(json& j) {
+  if (j.is_array()) {
+    for (json& e : j) {
+      if (invalid_string(e)) e = replace_invalid_utf8(e.get_ref<const std::string&>());
+      make_utf8(e);
+    }
+    return;
+  }
+  if (!j.is_object()) return;
+  json raw = json::object();
+  for (auto& [key, value] : j.items()) {
+    const bool holds_invalid =
+        invalid_string(value) ||
+        (value.is_array() && std::any_of(value.begin(), value.end(), invalid_string));
+    if (holds_invalid) raw[key + "_raw"] = raw_json(value);
+    if (invalid_string(value)) value = replace_invalid_utf8(value.get_ref<const std::string&>());
+    make_utf8(value);
+  }
+  for (auto& [key, value] : raw.items()) j[key] = std::move(value);
+}
+
 }  // namespace
+
+std::string dump_json(json doc) {
+  make_utf8(doc);
+  // The keys are iobench's own; `replace` only keeps a stray one from throwing.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
 json runs_json(int runs) { return runs > 0 ? json(runs) : json("auto"); }
 
@@ -131,22 +174,21 @@ json knob_json(const KnobValue& v) {
 }
 
 json config_json(const BenchReport& rep) {
-  json config = {
-      {"lines", rep.lines},
-      {"bytes", rep.bytes},
-      {"dir", rep.dir},
-      {"filesystem", rep.filesystem},
-      {"runs", runs_json(rep.runs)},
-      {"warmup", rep.warmup},
-      {"interleave", rep.interleave},
-      {"tracer",
-       {{"enabled", rep.traced},
-        {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-        {"backend", rep.tracer_backend},
-        {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-        {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
-                            ? json(rep.tracer_overhead_ns)
-                            : json(nullptr)}}}};
+  json config = {{"lines", rep.lines},
+                 {"bytes", rep.bytes},
+                 {"dir", rep.dir},
+                 {"filesystem", rep.filesystem},
+                 {"runs", runs_json(rep.runs)},
+                 {"warmup", rep.warmup},
+                 {"interleave", rep.interleave},
+                 {"tracer",
+                  {{"enabled", rep.traced},
+                   {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+                   {"backend", rep.tracer_backend},
+                   {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+                   {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
+                                       ? json(rep.tracer_overhead_ns)
+                                       : json(nullptr)}}}};
   // The knobs: one loop over the table, so every JSON document carries all of them.
   for (const Knob& k : all_knobs()) config[std::string(k.name)] = knob_json(k.value(rep.params));
   return config;
@@ -173,7 +215,7 @@ std::string render_json(const BenchReport& rep) {
       commands.push_back({{"name", c.name}, {"command", c.command}});
     config["commands"] = commands;
   }
-  return doc.dump(2) + "\n";
+  return dump_json(std::move(doc));
 }
 
 std::string render_trace_json(const TraceReport& rep) {
@@ -193,7 +235,8 @@ std::string render_trace_json(const TraceReport& rep) {
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
-      {"busy_share", t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
+      {"busy_share",
+       t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},
@@ -205,7 +248,7 @@ std::string render_trace_json(const TraceReport& rep) {
       procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, t.mode)}});
     doc["processes"] = procs;
   }
-  return doc.dump(2) + "\n";
+  return dump_json(std::move(doc));
 }
 
 }  // namespace iobench
