@@ -12,7 +12,7 @@ namespace {
 /// one row, no control byte reaches a terminal that cats the file, the file stays UTF-8),
 /// then quoted when it holds a comma or a quote (RFC 4180).
 std::string quote(const std::string& raw) {
-  const std::string s = escape_text(raw);
+  std::string s = escape_text(raw);
   if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {

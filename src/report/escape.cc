@@ -43,8 +43,30 @@ bool is_utf8(std::string_view s) {
 
 namespace {
 
-void append_hex(std::string& out, std::string_view bytes) {
-  for (const char c : bytes) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+/// Whether a well-formed sequence of `n` bytes (0: an invalid byte) is shown as it is:
+/// printable ASCII but the backslash, or a code point past the C1 controls (U+0080..U+009F,
+/// where U+009B is a CSI to some terminals).
+bool shown_as_is(std::string_view seq, std::size_t n) {
+  const auto b0 = static_cast<unsigned char>(seq[0]);
+  if (n == 1) return b0 >= 0x20 && b0 != 0x7F && b0 != '\\';
+  if (n == 2 && b0 == 0xC2) return static_cast<unsigned char>(seq[1]) >= 0xA0;
+  return n > 1;
+}
+
+/// strace's short names for the controls that have one, and the backslash; else null.
+const char* named_escape(char c) {
+  switch (c) {
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\t':
+      return "\\t";
+    case '\r':
+      return "\\r";
+    default:
+      return nullptr;
+  }
 }
 
 }  // namespace
@@ -55,18 +77,14 @@ std::string escape_text(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = utf8_sequence_length(s, i);
     const std::string_view seq = s.substr(i, n == 0 ? 1 : n);
-    const auto b0 = static_cast<unsigned char>(s[i]);
     i += seq.size();
-    if (n == 1 && b0 >= 0x20 && b0 != 0x7F && b0 != '\\') {
+    if (shown_as_is(seq, n)) {
       out += seq;
-    } else if (n == 1 && (b0 == '\\' || b0 == '\n' || b0 == '\t' || b0 == '\r')) {
-      out += b0 == '\\' ? "\\\\" : b0 == '\n' ? "\\n" : b0 == '\t' ? "\\t" : "\\r";
-    } else if (n == 2 && b0 == 0xC2 && static_cast<unsigned char>(seq[1]) < 0xA0) {
-      append_hex(out, seq);  // U+0080..U+009F: C1 controls (U+009B is a CSI to some terminals)
-    } else if (n > 1) {
-      out += seq;
+    } else if (const char* name = n == 1 ? named_escape(seq[0]) : nullptr) {
+      out += name;
     } else {
-      append_hex(out, seq);  // a C0 control, DEL, or a byte that is not valid UTF-8
+      // A control, DEL, a C1 control or a byte that is not valid UTF-8: each byte by value.
+      for (const char c : seq) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
     }
   }
   return out;
