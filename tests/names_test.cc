@@ -145,6 +145,14 @@ std::vector<std::string> table_rows(const std::string& md) {
   return rows;
 }
 
+/// The `|` that delimit cells: those not escaped as `\|`.
+int cell_bars(const std::string& row) {
+  int n = 0;
+  for (std::size_t i = 0; i < row.size(); ++i)
+    if (row[i] == '|' && (i == 0 || row[i - 1] != '\\')) ++n;
+  return n;
+}
+
 TEST(Names, CompareNamesWithAnyBytesKeepEveryFormatValid) {
   ScratchDir dir;
   const std::string json = dir.path() + "/c.json", md = dir.path() + "/c.md",
@@ -171,6 +179,7 @@ TEST(Names, CompareNamesWithAnyBytesKeepEveryFormatValid) {
       << text;
   const std::vector<std::string> rows = table_rows(text);
   ASSERT_EQ(rows.size(), 4u) << text;  // header, rule, two commands
+  for (const std::string& row : rows) EXPECT_EQ(cell_bars(row), 9) << row;  // 8 cells
   EXPECT_EQ(rows[0].rfind("| command |", 0), 0u) << rows[0];
   EXPECT_EQ(rows[2].rfind("| `\\xff` | ok |", 0), 0u) << rows[2];
   EXPECT_EQ(rows[3].rfind("| `a\\|b\\nc\\x1b[2J` | ok |", 0), 0u) << rows[3];
