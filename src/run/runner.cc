@@ -265,7 +265,9 @@ void Runner::trace_row(Row& row) {
   }
 
   if (o.keep && !row.work->output().empty())
-    fmt::print(stderr, "kept: {}\n", row.work->output());  // the last run's file, verified
+    fmt::print(
+        stderr, "kept: {}\n",
+        escape_text(row.work->output()));  // it is in --dir  // the last run's file, verified
   else
     row.discard();
 }
