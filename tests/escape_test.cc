@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/dirs.h"
 #include "report/grid.h"
 #include "report/json_result.h"
 #include "report/junit.h"
@@ -51,6 +52,10 @@ TEST(Escape, GridCellsAreEscapedAndStillAligned) {
             "──────────────────\n"
             "a\\x1b[2J\\nb      1\n"
             "\xc3\xa9               22\n");
+}
+
+TEST(Escape, ADirectorysHeadingIsEscaped) {
+  EXPECT_EQ(dir_title("ext4", "/a\x1b[2J\n\xff"), "ext4 · /a\\x1b[2J\\n\\xff");
 }
 
 TEST(Escape, EveryJsonDocumentParsesAndKeepsTheBytesInRaw) {
