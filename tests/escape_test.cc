@@ -71,6 +71,10 @@ TEST(Escape, EveryJsonDocumentParsesAndKeepsTheBytesInRaw) {
   EXPECT_EQ(back["name"], "caf\xc3\xa9");
   EXPECT_FALSE(back.contains("name_raw"));
   EXPECT_EQ(dump_json({{"a", 1}}), "{\n  \"a\": 1\n}\n");
+  // No control reaches a terminal that shows the document: C0 (nlohmann), DEL and C1 (ours).
+  const std::string text = dump_json({{"k", "\x1b\x7f\xc2\x9b\xc2\xa0"}});
+  EXPECT_EQ(text, "{\n  \"k\": \"\\u001b\\u007f\\u009b\xc2\xa0\"\n}\n");
+  EXPECT_EQ(nlohmann::json::parse(text)["k"], "\x1b\x7f\xc2\x9b\xc2\xa0");
 }
 
 TEST(Escape, XmlKeepsItsOwnEscapesAndShowsWhatItCannotHold) {

@@ -1,5 +1,7 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <type_traits>
@@ -107,12 +109,33 @@ void make_utf8(json& j) {
   for (auto& [key, value] : raw.items()) j[key] = std::move(value);
 }
 
+/// nlohmann escapes the C0 controls but writes DEL and the C1 controls (U+0080..U+009F; a
+/// terminal may take U+009B for a CSI) as they are: as \u escapes, the same JSON, so a
+/// document printed on a terminal cannot drive it. Outside strings JSON has no such bytes.
+std::string escape_c1(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (b == 0x7F) {
+      out += "\\u007f";
+    } else if (b == 0xC2 && next >= 0x80 && next <= 0x9F) {
+      out += fmt::format("\\u{:04x}", next);
+      ++i;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string dump_json(json doc) {
   make_utf8(doc);
   // The keys are iobench's own; `replace` only keeps a stray one from throwing.
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return escape_c1(doc.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
 }
 
 json runs_json(int runs) { return runs > 0 ? json(runs) : json("auto"); }
