@@ -1,11 +1,11 @@
 // iobench's entry point: one run() with one error exit, as hyperfine does. It only
 // dispatches: each command is one run_<command>() in src/commands/.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <variant>
-
-#include <fmt/format.h>
 
 #include "base/error.h"
 #include "base/interrupt.h"
@@ -17,6 +17,7 @@
 #include "commands/sweep.h"
 #include "commands/trace.h"
 #include "report/dirs.h"
+#include "report/escape.h"
 #include "report/presentation.h"
 #include "report/reporter.h"
 #include "run/host_info.h"
@@ -44,7 +45,8 @@ int run(int argc, char** argv) {
   }
   if (std::holds_alternative<ListCommand>(cmd)) {
     std::string out;
-    for (const Strategy* s : all_strategies()) out += fmt::format("{:<18} {}\n", s->name, s->description);
+    for (const Strategy* s : all_strategies())
+      out += fmt::format("{:<18} {}\n", s->name, s->description);
     write_stdout(out);
     return kExitOk;
   }
@@ -61,10 +63,12 @@ int main(int argc, char** argv) {
   try {
     return iobench::run(argc, argv);
   } catch (const iobench::Error& e) {
-    if (*e.what()) std::fprintf(stderr, "iobench: error: %s\n", e.what());
+    // Messages name paths and commands from outside: escaped, so they stay one inert line.
+    if (*e.what())
+      std::fprintf(stderr, "iobench: error: %s\n", iobench::escape_text(e.what()).c_str());
     return e.exit_status();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "iobench: error: %s\n", e.what());
+    std::fprintf(stderr, "iobench: error: %s\n", iobench::escape_text(e.what()).c_str());
     return iobench::kExitRunFailed;
   }
 }

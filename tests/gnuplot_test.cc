@@ -3,10 +3,15 @@
 #include "report/gnuplot.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <string>
 
 #include "base/error.h"
+#include "report/escape.h"
+#include "report/plot.h"
+#include "run_process.h"
+#include "sample_report.h"
 
 namespace iobench {
 namespace {
@@ -44,6 +49,25 @@ TEST(Gnuplot, OutputWhileTheScriptIsStillGoingInDoesNotBlock) {
   ASSERT_GT(script.size(), 4u * 65536);
   const std::string svg = run_gnuplot(script);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+// A name from outside (compare -n, --dir) goes into the script: gnuplot must neither run the
+// command in its backquotes (it does inside double quotes) nor put ESC or a non-UTF-8 byte
+// into the SVG, which is XML.
+TEST(Gnuplot, ANameIsTextNeverACommandAndTheSvgStaysUtf8) {
+  if (find_gnuplot().empty()) GTEST_SKIP() << "no gnuplot on PATH";
+  testing::ScratchDir dir;
+  const std::string marker = dir.path() + "/ran";
+  BenchReport rep = testing::sample_report();
+  rep.results.resize(2);
+  rep.results[0].strategy = "`touch " + marker + "`\x1b\xff\"q\\";
+  rep.results[1].strategy = "two\nlines";
+  rep.commands = {{rep.results[0].strategy, "a"}, {rep.results[1].strategy, "b"}};
+  const std::string svg = run_gnuplot(comparison_plot_script(rep));
+  EXPECT_NE(::access(marker.c_str(), F_OK), 0) << "gnuplot ran the name as a command";
+  EXPECT_TRUE(is_utf8(svg));
+  EXPECT_EQ(svg.find('\x1b'), std::string::npos);
+  EXPECT_NE(svg.find("`touch " + marker + "`\\x1b\\xff\"q\\\\"), std::string::npos) << svg;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "cli/knobs.h"
+#include "report/escape.h"
 #include "report/grid.h"
 #include "strategies/strategy.h"
 
@@ -247,8 +248,10 @@ std::string render_comparison(const BaselineComparison& cmp) {
   }
   out += "\n";
   std::size_t w0 = 8, w1 = 6, w2 = 6, w3 = 5;
+  // A name may come from the baseline file or a compare -n: shown as the tables show it.
+  auto metric = [](const BaselineDiff& d) { return escape_text(d.strategy + "." + d.metric); };
   for (const auto& d : cmp.diffs) {
-    w0 = std::max(w0, display_width(d.strategy + "." + d.metric));
+    w0 = std::max(w0, display_width(metric(d)));
     w1 = std::max(w1, display_width(d.before));
     w2 = std::max(w2, display_width(d.after));
     w3 = std::max(w3, display_width(d.change));
@@ -260,7 +263,7 @@ std::string render_comparison(const BaselineComparison& cmp) {
   out += pad("metric", w0, false) + "  " + pad("before", w1, true) + "  " + pad("after", w2, true) +
          "  " + pad("change", w3, true) + "\n";
   for (const auto& d : cmp.diffs) {
-    out += pad(d.strategy + "." + d.metric, w0, false) + "  " + pad(d.before, w1, true) + "  " +
+    out += pad(metric(d), w0, false) + "  " + pad(d.before, w1, true) + "  " +
            pad(d.after, w2, true) + "  " + pad(d.change, w3, true);
     if (d.regression) out += "  REGRESSION";
     out += "\n";

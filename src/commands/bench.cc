@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "check/baseline.h"
 #include "report/dirs.h"
+#include "report/escape.h"
 #include "report/junit.h"
 #include "report/presentation.h"
 #include "report/reporter.h"
@@ -36,8 +37,9 @@ bool report_baseline(const Baseline& baseline, const BenchOptions& o, const Benc
     std::fputs(text.c_str(), stderr);
   for (const auto& d : cmp.diffs)
     if (d.regression)
-      fmt::print(stderr, "iobench: regression: {}.{}: {} → {} ({})\n", d.strategy, d.metric,
-                 d.before, d.after, d.change);
+      fmt::print(stderr, "iobench: regression: {}\n",  // the names come from the baseline file
+                 escape_text(fmt::format("{}.{}: {} → {} ({})", d.strategy, d.metric, d.before,
+                                         d.after, d.change)));
   const std::vector<JUnitCase> compared = junit_cases(cmp);
   junit.insert(junit.end(), compared.begin(), compared.end());
   return !cmp.regressed();

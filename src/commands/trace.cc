@@ -2,6 +2,7 @@
 // backend, then the report (stderr or -o; JSON on stdout), expectations and the exit status.
 #include "commands/trace.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,14 +15,13 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "base/error.h"
-#include "base/program_path.h"
 #include "base/interrupt.h"
+#include "base/program_path.h"
 #include "base/unique_fd.h"
-#include "report/presentation.h"
+#include "report/escape.h"
 #include "report/junit.h"
+#include "report/presentation.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
 #include "tracer/counting_backend.h"
@@ -37,7 +37,7 @@ std::string exec_failure(const std::string& name, const std::string& program, in
   in.read(first.data(), static_cast<std::streamsize>(first.size()));
   first.resize(static_cast<std::size_t>(in.gcount()));
   first = first.substr(0, first.find('\n'));
-  const bool binary = first.find('\0') != std::string::npos || first.starts_with("\x7f" "ELF");
+  const bool binary = first.find('\0') != std::string::npos || first.starts_with("\177ELF");
   if (err == ENOENT && first.starts_with("#!")) {
     const std::size_t begin = first.find_first_not_of(" \t", 2);
     const std::string interpreter = begin == std::string::npos ? "" : first.substr(begin);
@@ -77,11 +77,12 @@ int run_trace(const TraceCommandOptions& o) {
   rep.per_process = o.per_process;
   const int exec_errno = trace_command(o, program, rep);
   if (!rep.trace.available)
-    fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n", rep.trace.unavailable_reason);
+    fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n",
+               rep.trace.unavailable_reason);
   if (!rep.trace.seccomp)
     fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
   for (const auto& program : rep.trace.lost_privileges)
-    fmt::print(stderr, "iobench: warning: {}\n", lost_privileges_warning(program));
+    fmt::print(stderr, "iobench: warning: {}\n", escape_text(lost_privileges_warning(program)));
   if (exec_errno != 0) {
     rep.error = exec_failure(o.command.front(), program, exec_errno);
   } else if (rep.trace.timed_out) {
@@ -110,7 +111,8 @@ int run_trace(const TraceCommandOptions& o) {
   if (!o.export_junit.empty())
     write_file_atomically(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
                           "--export-junit: ");
-  if (!rep.error.empty()) fmt::print(stderr, "iobench: error: trace: {}\n", rep.error);
+  if (!rep.error.empty())
+    fmt::print(stderr, "iobench: error: trace: {}\n", escape_text(rep.error));  // names the command
   if (exec_errno == 0 && rep.trace.timed_out) return kExitTimedOut;
   // The command's own failure takes priority over a failed expectation.
   if (rep.trace.term_signal) return 128 + rep.trace.term_signal;

@@ -2,13 +2,18 @@
 // Empty cell = not measured.
 #include <fmt/format.h>
 
+#include "report/escape.h"
 #include "report/reporter.h"
 
 namespace iobench {
 namespace {
 
-std::string quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+/// A text cell: escaped as the table escapes it (report/escape.h: a newline in a name stays
+/// one row, no control byte reaches a terminal that cats the file, the file stays UTF-8),
+/// then quoted when it holds a comma or a quote (RFC 4180).
+std::string quote(const std::string& raw) {
+  std::string s = escape_text(raw);
+  if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += '"';

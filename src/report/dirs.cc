@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "report/escape.h"
 
 namespace iobench {
 
@@ -50,7 +51,7 @@ BenchReport dir_block(const BenchReport& rep, const std::string& dir) {
 }
 
 std::string dir_title(const std::string& filesystem, const std::string& dir) {
-  return fmt::format("{} · {}", filesystem, dir);
+  return escape_text(fmt::format("{} · {}", filesystem, dir));  // a heading on the terminal
 }
 
 std::string render_by_dir(OutputFormat format, const BenchReport& rep) {

@@ -24,7 +24,7 @@ std::vector<std::string> result_dirs(const std::vector<StrategyResult>& results)
 /// `rep` with only the rows of `dir`, and dir and filesystem naming it.
 BenchReport dir_block(const BenchReport& rep, const std::string& dir);
 
-/// "tmpfs · /dev/shm": the title of a directory's block.
+/// "tmpfs · /dev/shm": the title of a directory's block, escaped as a table cell is.
 std::string dir_title(const std::string& filesystem, const std::string& dir);
 
 /// render(format, rep), but one block per directory for the table and Markdown when the rows

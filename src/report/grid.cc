@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "report/escape.h"
+
 namespace iobench {
 
 std::string paint(const std::string& text, const char* sgr, bool color) {
@@ -54,8 +56,10 @@ struct Layout {
   std::vector<std::size_t> width;
 };
 
+/// A cell's text escaped (a file name or a -n name with ESC or a newline must neither drive
+/// the terminal nor break the row), or its bar.
 std::string cell_text(const GridCell& cell, std::size_t bar_width) {
-  if (bar_width == 0 || cell.fraction < 0) return cell.text;
+  if (bar_width == 0 || cell.fraction < 0) return escape_text(cell.text);
   return bar(cell.fraction, bar_width);
 }
 

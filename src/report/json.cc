@@ -1,11 +1,15 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "cli/knobs.h"
+#include "report/escape.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "report/table_parts.h"
@@ -81,7 +85,69 @@ json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+bool invalid_string(const json& v) {
+  return v.is_string() && !is_utf8(v.get_ref<const std::string&>());
+}
+
+/// A string's or an array's `_raw` sibling: every string in escape_text's form, so one rule
+/// decodes all of it; other values as they are.
+json raw_json(const json& v) {
+  if (v.is_string()) return escape_text(v.get_ref<const std::string&>());
+  json out = json::array();
+  for (const json& e : v) out.push_back(e.is_string() ? raw_json(e) : e);
+  return out;
+}
+
+/// Makes every string in `j` valid UTF-8 and adds the `_raw` siblings (see dump_json).
+void make_utf8(json& j) {
+  if (j.is_array()) {
+    for (json& e : j) {
+      if (invalid_string(e)) e = replace_invalid_utf8(e.get_ref<const std::string&>());
+      make_utf8(e);
+    }
+    return;
+  }
+  if (!j.is_object()) return;
+  json raw = json::object();
+  for (auto& [key, value] : j.items()) {
+    const bool holds_invalid =
+        invalid_string(value) ||
+        (value.is_array() && std::any_of(value.begin(), value.end(), invalid_string));
+    if (holds_invalid) raw[key + "_raw"] = raw_json(value);
+    if (invalid_string(value)) value = replace_invalid_utf8(value.get_ref<const std::string&>());
+    make_utf8(value);
+  }
+  for (auto& [key, value] : raw.items()) j[key] = std::move(value);
+}
+
+/// nlohmann escapes the C0 controls but writes DEL and the C1 controls (U+0080..U+009F; a
+/// terminal may take U+009B for a CSI) as they are: as \u escapes, the same JSON, so a
+/// document printed on a terminal cannot drive it. Outside strings JSON has no such bytes.
+std::string escape_c1(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (b == 0x7F) {
+      out += "\\u007f";
+    } else if (b == 0xC2 && next >= 0x80 && next <= 0x9F) {
+      out += fmt::format("\\u{:04x}", next);
+      ++i;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string dump_json(json doc) {
+  make_utf8(doc);
+  // The keys are iobench's own; `replace` only keeps a stray one from throwing.
+  return escape_c1(doc.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
+}
 
 json runs_json(int runs) { return runs > 0 ? json(runs) : json("auto"); }
 
@@ -186,7 +252,7 @@ std::string render_json(const BenchReport& rep) {
       commands.push_back({{"name", c.name}, {"command", c.command}});
     config["commands"] = commands;
   }
-  return doc.dump(2) + "\n";
+  return dump_json(std::move(doc));
 }
 
 std::string render_trace_json(const TraceReport& rep) {
@@ -222,7 +288,7 @@ std::string render_trace_json(const TraceReport& rep) {
           {{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, t.mode, times_known(t))}});
     doc["processes"] = procs;
   }
-  return doc.dump(2) + "\n";
+  return dump_json(std::move(doc));
 }
 
 }  // namespace iobench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "base/result.h"
 #include "report/reporter.h"
@@ -16,5 +17,12 @@ nlohmann::json result_json(const StrategyResult& r);
 nlohmann::json config_json(const BenchReport& rep);
 /// config.runs: the number --runs gave, or "auto" (each row's samples say how many it got).
 nlohmann::json runs_json(int runs);
+
+/// The text of a document, indented by 2 and ending in a newline: the one way every JSON
+/// iobench writes is serialised (README "The JSON document", names and odd bytes). A string
+/// that is not valid UTF-8 is written with each invalid byte as U+FFFD, and the member that
+/// holds it (or the array that holds it) gets a sibling `<key>_raw` with the exact bytes in
+/// escape_text's form (report/escape.h), so nothing is lost and the document always parses.
+std::string dump_json(nlohmann::json doc);
 
 }  // namespace iobench

@@ -4,33 +4,45 @@
 
 #include <algorithm>
 
+#include "report/escape.h"
+
 namespace iobench {
 
 std::string xml_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    const std::string seq = text.substr(i, n == 0 ? 1 : n);
+    i += seq.size();
+    const auto u = static_cast<unsigned char>(seq[0]);
+    switch (u) {
       case '&':
         out += "&amp;";
-        break;
+        continue;
       case '<':
         out += "&lt;";
-        break;
+        continue;
       case '>':
         out += "&gt;";
-        break;
+        continue;
       case '"':
         out += "&quot;";
-        break;
+        continue;
       case '\'':
         out += "&apos;";
-        break;
+        continue;
+      case '\t':
+      case '\n':
+      case '\r':
+        out += seq;
+        continue;
       default:
-        // XML 1.0 has no way to write these, not even as &#N;: a parser refuses the file.
-        const auto u = static_cast<unsigned char>(c);
-        out += u < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c;
+        break;
     }
+    // XML 1.0 has no way to write other controls, not even as &#N;, and the file says it is
+    // UTF-8: a parser refuses either. Both show as the table shows them (\x01, \xff).
+    out += n == 1 && u >= 0x20 && u != 0x7F ? seq : escape_text(seq);
   }
   return out;
 }

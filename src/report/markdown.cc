@@ -1,22 +1,52 @@
 // Markdown: the table a presenter pastes into slides or a PR description.
 #include <fmt/format.h>
 
+#include "report/escape.h"
 #include "report/reporter.h"
 
 namespace iobench {
+namespace {
+
+/// A name or an error in a table cell: escaped as the terminal table escapes it (a newline
+/// shows as `\n` and cannot end the row), and `|`, which would end the cell, as `\|`
+/// (GitHub's tables honour it inside a code span too).
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : escape_text(text)) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+/// What was run, and how the figures were taken: `compare` runs commands, not lines.
+std::string heading(const BenchReport& rep) {
+  const std::string counts =
+      rep.traced ? "counts from one traced run" : "not traced (--no-trace): no counts";
+  if (!rep.commands.empty())
+    return fmt::format("{} command{}, median of {}; {}.\n\n", rep.commands.size(),
+                       rep.commands.size() == 1 ? "" : "s", run_count_text(rep, "untraced run"),
+                       counts);
+  return fmt::format("{} lines ({}) on {}, median of {}; {}.\n\n", format_count(rep.lines),
+                     format_bytes(static_cast<double>(rep.bytes)), cell(rep.filesystem),
+                     run_count_text(rep, "untraced run"), counts);
+}
+
+}  // namespace
 
 std::string render_markdown(const BenchReport& rep) {
-  std::string out = fmt::format("{} lines ({}) on {}, median of {}; counts from one traced run.\n\n",
-                                format_count(rep.lines), format_bytes(static_cast<double>(rep.bytes)),
-                                rep.filesystem, run_count_text(rep, "untraced run"));
-  out += "| strategy | status | write calls | time (median) | min | max | CPU | syscall time |\n";
+  std::string out = heading(rep);
+  out += fmt::format(
+      "| {} | status | write calls | time (median) | min | max | CPU | syscall time |\n",
+      rep.commands.empty() ? "strategy" : "command");
   out += "|:---|:---|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& r : rep.results) {
     if (r.status != ResultStatus::kOk) {
-      out += fmt::format("| `{}` | {}: {} | | | | | | |\n", r.strategy, to_string(r.status), r.error);
+      out += fmt::format("| `{}` | {}: {} | | | | | | |\n", cell(r.strategy), to_string(r.status),
+                         cell(r.error));
       continue;
     }
-    out += fmt::format("| `{}` | ok | {} | {} | {} | {} | {} | {} |\n", r.strategy,
+    out += fmt::format("| `{}` | ok | {} | {} | {} | {} | {} | {} |\n", cell(r.strategy),
                        r.write_calls ? format_count(*r.write_calls) : "—",
                        format_duration(r.time_ns.median), format_duration(r.time_ns.min),
                        format_duration(r.time_ns.max), format_duration(r.cpu_ns.median),

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/dirs.h"
+#include "report/escape.h"
 #include "report/table_parts.h"
 
 namespace iobench {
@@ -20,17 +21,23 @@ constexpr const char* kTerminal =
 constexpr const char* kColours[] = {"#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE",
                                     "#AA3377", "#777777", "#332288", "#117733", "#882255"};
 
-/// A gnuplot double-quoted string: backslash and quote escaped. Every text element is also
-/// marked noenhanced, so names like writer_c print as written.
+/// A gnuplot double-quoted string. Every text element is also marked noenhanced, so names
+/// like writer_c print as written. A backquote is escaped too: gnuplot runs `...` as a shell
+/// command even inside double quotes, and names come from outside. Each line is shown as
+/// the table shows a name (report/escape.h: no control byte or invalid UTF-8 in the SVG,
+/// which is XML); a newline stays gnuplot's `\n`.
 std::string quote(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = std::min(s.find('\n', start), s.size());
+    for (const char c : escape_text(std::string_view(s).substr(start, end - start))) {
+      if (c == '\\' || c == '"' || c == '`') out += '\\';
+      out += c;
     }
-    out += c;
+    if (end == s.size()) break;
+    out += "\\n";
+    start = end + 1;
   }
   return out + "\"";
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "report/escape.h"
 #include "report/table_parts.h"
 
 namespace iobench {
@@ -146,8 +147,9 @@ std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows, bool 
   for (const ResultRow& row : rows) {
     if (ran(row)) continue;
     const StrategyResult& r = *row.result;
-    lines.push_back(paint(fmt::format("{}: {}: {}", row.label, to_string(r.status), r.error),
-                          status_sgr(r), color));
+    lines.push_back(
+        paint(escape_text(fmt::format("{}: {}: {}", row.label, to_string(r.status), r.error)),
+              status_sgr(r), color));
   }
   return lines;
 }

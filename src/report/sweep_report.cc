@@ -188,7 +188,7 @@ nlohmann::json sweep_json(const SweepReport& rep) {
 
 }  // namespace
 
-std::string render_sweep_json(const SweepReport& rep) { return sweep_json(rep).dump(2) + "\n"; }
+std::string render_sweep_json(const SweepReport& rep) { return dump_json(sweep_json(rep)); }
 
 std::string render_sweep_json(const std::vector<SweepReport>& reps) {
   if (reps.size() == 1) return render_sweep_json(reps.front());
@@ -208,7 +208,7 @@ std::string render_sweep_json(const std::vector<SweepReport>& reps) {
   }
   nlohmann::json doc = sweep_json(all);
   doc["knees"] = knees;
-  return doc.dump(2) + "\n";
+  return dump_json(std::move(doc));
 }
 
 }  // namespace iobench

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/escape.h"
 #include "report/grid.h"
 #include "strategies/registry.h"
 #include "tracer/tracer.h"
@@ -101,8 +102,8 @@ std::string render_summary(const Comparison& cmp, bool color) {
     std::string ratio = fmt::format("{:.2f}", s.ratio);
     if (s.sigma > 0) ratio += fmt::format(" ± {:.2f}", s.sigma);
     out += fmt::format("  {} ran {} times faster than {}\n",
-                       paint(s.faster->strategy, style::kBold, color),
-                       paint(ratio, style::kGreen, color), s.slower->strategy);
+                       paint(escape_text(s.faster->strategy), style::kBold, color),
+                       paint(ratio, style::kGreen, color), escape_text(s.slower->strategy));
   }
   return out;
 }
@@ -196,7 +197,9 @@ const char* const kShareNote =
     "  than its error: the correction is off on this machine, not shown.";
 
 std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
-  std::string where = rep.dir.empty() ? "" : fmt::format("{} on {} · ", rep.dir, rep.filesystem);
+  std::string where = rep.dir.empty() ? ""
+                                      : fmt::format("{} on {} · ", escape_text(rep.dir),
+                                                    escape_text(rep.filesystem));
   return fmt::format("iobench {} · {} · {} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n",
                      rep.version, what, run_count_text(rep, "run"), rep.warmup, per, where,
                      rep.host.cpu, rep.host.cpus, rep.host.kernel);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "report/escape.h"
 #include "report/grid.h"
 #include "report/presentation.h"
 #include "report/terminal.h"
@@ -57,7 +58,9 @@ Progress::~Progress() { finish(); }
 void Progress::on_run(const RunEvent& e) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
-  what_ = fmt::format("{} · run {} of {} ({})", e.name, e.run, e.total, kind_name(e.kind));
+  // The name may be a compare -n name: escaped, so the line stays one line on the terminal.
+  what_ =
+      fmt::format("{} · run {} of {} ({})", escape_text(e.name), e.run, e.total, kind_name(e.kind));
 }
 
 RunObserver Progress::observer() {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <random>
 
+#include "report/escape.h"
 #include "run/host_info.h"
 #include "run/noise.h"
 #include "run/run_plan.h"
@@ -170,7 +171,8 @@ struct Runner::Row {
     samples.summarize_into(r);
     const Noise noise = assess_noise(times);
     r.noisy = noise.noisy();
-    if (r.noisy) fmt::print(stderr, "iobench: warning: {}\n", noise_warning(r.strategy, noise));
+    if (r.noisy)
+      fmt::print(stderr, "iobench: warning: {}\n", escape_text(noise_warning(r.strategy, noise)));
   }
 };
 
@@ -233,7 +235,8 @@ void Runner::warn_once(const TraceResult& t, const StrategyResult& r) {
     impl_->warned_no_seccomp = true;
   }
   for (const auto& program : t.lost_privileges)  // a command's setuid programs
-    fmt::print(stderr, "iobench: warning: {}: {}\n", r.strategy, lost_privileges_warning(program));
+    fmt::print(stderr, "iobench: warning: {}: {}\n", escape_text(r.strategy),
+               escape_text(lost_privileges_warning(program)));
 }
 
 void Runner::trace_row(Row& row) {
@@ -262,7 +265,9 @@ void Runner::trace_row(Row& row) {
   }
 
   if (o.keep && !row.work->output().empty())
-    fmt::print(stderr, "kept: {}\n", row.work->output());  // the last run's file, verified
+    fmt::print(
+        stderr, "kept: {}\n",
+        escape_text(row.work->output()));  // it is in --dir  // the last run's file, verified
   else
     row.discard();
 }

@@ -1,0 +1,86 @@
+// The one escape for names from outside (report/escape.h) and the one JSON serialiser
+// (dump_json): every byte string comes out as text a terminal, a table and a parser accept.
+#include "report/escape.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/dirs.h"
+#include "report/grid.h"
+#include "report/json_result.h"
+#include "report/junit.h"
+
+namespace iobench {
+namespace {
+
+TEST(Escape, ValidUtf8IsKeptAndEverythingElseIsNamedByItsBytes) {
+  EXPECT_EQ(escape_text("plain/path.txt"), "plain/path.txt");
+  EXPECT_EQ(escape_text("caf\xc3\xa9 \xc2\xb5s \xe2\x80\x94 \xf0\x9f\x98\x80"),
+            "caf\xc3\xa9 \xc2\xb5s \xe2\x80\x94 \xf0\x9f\x98\x80");
+  EXPECT_EQ(escape_text("a\nb\tc\rd\\e"), "a\\nb\\tc\\rd\\\\e");
+  EXPECT_EQ(escape_text("\x1b[2J\x7f"), "\\x1b[2J\\x7f");
+  EXPECT_EQ(escape_text(std::string("nul\0x", 5)), "nul\\x00x");
+  EXPECT_EQ(escape_text("\xff\xfe"), "\\xff\\xfe");
+  EXPECT_EQ(escape_text("\xc2\x9b"
+                        "1m"),
+            "\\xc2\\x9b1m");  // U+009B: a C1 CSI
+  // Overlong, surrogate, past U+10FFFF, truncated: each byte on its own.
+  EXPECT_EQ(escape_text("\xc0\xaf"), "\\xc0\\xaf");
+  EXPECT_EQ(escape_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+  EXPECT_EQ(escape_text("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");
+  EXPECT_EQ(escape_text("ab\xe2\x80"), "ab\\xe2\\x80");
+}
+
+TEST(Escape, Utf8IsCheckedAndInvalidBytesReplacedOneByOne) {
+  EXPECT_TRUE(is_utf8(""));
+  EXPECT_TRUE(is_utf8("caf\xc3\xa9\x1b"));  // a control is valid UTF-8
+  EXPECT_FALSE(is_utf8("\xff"));
+  EXPECT_FALSE(is_utf8("\xed\xa0\x80"));
+  EXPECT_EQ(replace_invalid_utf8("a\xff\xfe"
+                                 "b\xc3\xa9"),
+            "a\xef\xbf\xbd\xef\xbf\xbd"
+            "b\xc3\xa9");
+}
+
+TEST(Escape, GridCellsAreEscapedAndStillAligned) {
+  const std::vector<GridColumn> cols = {{"file", false}, {"calls", true}};
+  const std::string out =
+      render_grid(cols, {{GridCell("a\x1b[2J\nb"), GridCell("1")}, {GridCell("\xc3\xa9"), "22"}});
+  EXPECT_EQ(out,
+            "file         calls\n"
+            "──────────────────\n"
+            "a\\x1b[2J\\nb      1\n"
+            "\xc3\xa9               22\n");
+}
+
+TEST(Escape, ADirectorysHeadingIsEscaped) {
+  EXPECT_EQ(dir_title("ext4", "/a\x1b[2J\n\xff"), "ext4 · /a\\x1b[2J\\n\\xff");
+}
+
+TEST(Escape, EveryJsonDocumentParsesAndKeepsTheBytesInRaw) {
+  nlohmann::json doc = {{"command", {"/bin/true", "\xff", "ok"}},
+                        {"files", {{{"path", "a\xff\n"}, {"calls", 1}}, {{"path", "fine"}}}},
+                        {"name", "caf\xc3\xa9"}};
+  const nlohmann::json back = nlohmann::json::parse(dump_json(doc));
+  EXPECT_EQ(back["command"], nlohmann::json({"/bin/true", "\xef\xbf\xbd", "ok"}));
+  EXPECT_EQ(back["command_raw"], nlohmann::json({"/bin/true", "\\xff", "ok"}));
+  EXPECT_EQ(back["files"][0]["path"], "a\xef\xbf\xbd\n");
+  EXPECT_EQ(back["files"][0]["path_raw"], "a\\xff\\n");
+  EXPECT_FALSE(back["files"][1].contains("path_raw"));
+  EXPECT_EQ(back["name"], "caf\xc3\xa9");
+  EXPECT_FALSE(back.contains("name_raw"));
+  EXPECT_EQ(dump_json({{"a", 1}}), "{\n  \"a\": 1\n}\n");
+  // No control reaches a terminal that shows the document: C0 (nlohmann), DEL and C1 (ours).
+  const std::string text = dump_json({{"k", "\x1b\x7f\xc2\x9b\xc2\xa0"}});
+  EXPECT_EQ(text, "{\n  \"k\": \"\\u001b\\u007f\\u009b\xc2\xa0\"\n}\n");
+  EXPECT_EQ(nlohmann::json::parse(text)["k"], "\x1b\x7f\xc2\x9b\xc2\xa0");
+}
+
+TEST(Escape, XmlKeepsItsOwnEscapesAndShowsWhatItCannotHold) {
+  EXPECT_EQ(xml_escape("a<b\\c\n"), "a&lt;b\\c\n");
+  EXPECT_EQ(xml_escape("\x01\xff\xc3\xa9"), "\\x01\\xff\xc3\xa9");
+}
+
+}  // namespace
+}  // namespace iobench
