@@ -17,7 +17,7 @@ struct FileId {
   dev_t dev = 0;
   ino_t ino = 0;
   bool operator==(const FileId&) const = default;
-  auto operator<=>(const FileId&) const = default;
+  bool operator<(const FileId& o) const { return dev != o.dev ? dev < o.dev : ino < o.ino; }
 };
 
 /// One fd as the tracer saw it. `key` is what the tally files the call under (file_key()).

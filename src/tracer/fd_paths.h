@@ -39,8 +39,8 @@ class FdPaths {
     stream_fds_.erase(fd);
   }
   void forget_range(unsigned first, unsigned last);
-  /// Forgets every fd but the standard streams' numbers (an io_uring_enter can close the
-  /// others, exec the CLOEXEC ones; the streams are neither).
+  /// Forgets every fd but the standard streams' numbers: an io_uring_enter can close any
+  /// (left out: a ring that closes fd 1 or 2).
   void clear() noexcept { facts_.clear(); }
   void set_uncached() noexcept {
     cached_ = false;
