@@ -15,11 +15,13 @@ constexpr std::string_view kRingPath = "anon_inode:[io_uring]";
 /// Calls by syscall, to name the busiest once every file is added.
 using PerSyscall = std::map<std::string, std::uint64_t, std::less<>>;
 
+/// `returns_seen`: timing mode, whose errors are measured; count mode and perf see no
+/// return, so every call counts there.
 void add(WriteCount& count, double& ci2, PerSyscall& per, std::string_view name,
-         const SyscallStats& st) {
-  // A failed call wrote nothing: an error, not a write call. Exact where every call was
-  // timed; in count mode (no returns seen) every call counts.
-  count.calls += st.calls - std::min(st.errors, st.calls);
+         const SyscallStats& st, bool returns_seen) {
+  // A failed call wrote nothing: an error, not a write call (exact where every call was
+  // timed, else estimated from the timed ones as errors are).
+  count.calls += st.calls - (returns_seen ? std::min(st.errors, st.calls) : 0);
   count.time_ns += st.time_ns;
   count.timed_calls += st.timed_calls;
   // Independent estimates: their 95% half-widths add in quadrature.
@@ -58,7 +60,7 @@ WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
     // to nothing but its own file (it reports through shared memory) and has one ring at most.
     for (const auto& [name, st] : trace.syscalls)
       if (counts_as_write(name, FdKind::kFile) || counts_as_write(name, FdKind::kWritingRing))
-        add(count, ci2, per, name, st);
+        add(count, ci2, per, name, st, false);
     finish(count, ci2, per);
     return count;
   }
@@ -71,7 +73,7 @@ WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
               ? counts_as_write(name, f.kind)
               : (f.path == kRingPath ? name == "io_uring_enter"
                                      : f.path == own_file && counts_as_write(name, FdKind::kFile));
-      if (counted) add(count, ci2, per, name, st);
+      if (counted) add(count, ci2, per, name, st, trace.mode == TraceMode::kTiming);
     }
   }
   finish(count, ci2, per);
