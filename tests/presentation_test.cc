@@ -563,28 +563,34 @@ TEST(Compare, WordsSplitLikeAShellWithoutExpansion) {
 TEST(Compare, CountsDataWritesToFilesButNotStdoutStderrOrPipes) {
   TraceResult t;
   t.available = true;
-  auto file = [](std::string path, std::map<std::string, SyscallStats> s) {
+  // The kinds are what the tracer saw the fds to be (README "What counts as a write").
+  auto file = [](std::string path, FdKind kind, std::map<std::string, SyscallStats> s) {
     FileStats f;
     f.path = std::move(path);
+    f.kind = kind;
     f.syscalls = std::move(s);
     return f;
   };
   t.files = {
-      file("/tmp/out.txt",
+      file("/tmp/out.txt", FdKind::kFile,
            {{"write", {10, 0, 100, 50}}, {"pwrite64", {2, 0, 20, 5}}, {"fsync", {1, 0, 0, 1000}}}),
-      file("/tmp/other", {{"writev", {3, 0, 30, 6}}}),
-      file("/dev/null", {{"write", {7, 0, 70, 7}}}),
-      file("/dev/pts/3", {{"write", {7, 0, 70, 7}}}),
-      file("pipe:[123]", {{"write", {7, 0, 70, 7}}}),
-      file("socket:[9]", {{"sendto", {7, 0, 70, 7}}, {"write", {1, 0, 1, 1}}}),
-      file("anon_inode:[io_uring]", {{"io_uring_enter", {4, 0, 0, 40}}}),
-      file("/tmp/stdout.log", {{"write", {5, 0, 50, 5}}})};
-  t.streams = {"/tmp/stdout.log"};  // its stdout, redirected to a regular file
+      file("/tmp/other", FdKind::kFile, {{"writev", {3, 0, 30, 6}}}),
+      file("/dev/null", FdKind::kNull, {{"write", {7, 0, 70, 7}}}),
+      file("/dev/pts/3", FdKind::kTerminal, {{"write", {7, 0, 70, 7}}}),
+      file("pipe:[123]", FdKind::kPipe, {{"write", {7, 0, 70, 7}}}),
+      file("socket:[9]", FdKind::kSocket, {{"sendto", {7, 0, 70, 7}}, {"write", {1, 0, 1, 1}}}),
+      file("anon_inode:[io_uring]", FdKind::kWritingRing, {{"io_uring_enter", {4, 0, 0, 40}}}),
+      file("anon_inode:[io_uring]", FdKind::kRing, {{"io_uring_enter", {9, 0, 0, 90}}}),
+      file("anon_inode:[eventfd]", FdKind::kAnon, {{"write", {9, 0, 72, 9}}}),
+      // Its stdout, a regular file, renamed since: the inode said so, not the name.
+      file("/tmp/stdout.log.old", FdKind::kStream, {{"write", {5, 0, 50, 5}}}),
+      // Two failed: errors, not write calls.
+      file("/tmp/full", FdKind::kFile, {{"write", {3, 2, 12, 3}}})};
   StrategyResult r;
   attribute_command_writes(t, r);
-  EXPECT_EQ(r.write_calls, 10u + 2 + 3 + 4);
-  EXPECT_EQ(r.bytes, 150u);
-  EXPECT_EQ(r.syscall_time_ns, 50 + 5 + 6 + 40);
+  EXPECT_EQ(r.write_calls, 10u + 2 + 3 + 4 + 1);
+  EXPECT_EQ(r.bytes, 150u + 12);
+  EXPECT_EQ(r.syscall_time_ns, 50 + 5 + 6 + 40 + 3);
 }
 
 TEST(Compare, RealProgramsSideBySideWithExactCounts) {

@@ -40,10 +40,31 @@ struct SyscallStats {
   bool time_uncertain() const { return calls > 0 && (time_ns <= 0 || time_ci95_ns >= time_ns); }
 };
 
-/// Calls attributed to the file behind the fd (path as /proc/PID/fd shows it).
+/// What the fd a call named was at the call, by its inode and type (README "What counts as
+/// a write"): a traced program's data movers count only on a kFile or a kUnknown.
+enum class FdKind : std::uint8_t {
+  kFile,         // a regular file, block device, any device but a terminal and /dev/null
+  kUnknown,      // /proc refused to say (a non-dumpable program, a tracer without root)
+  kStream,       // the stdout or stderr it started with: that inode, whatever its name now
+  kTerminal,     // a virtual console, serial port, /dev/tty, /dev/console or pseudo-terminal
+  kNull,         // /dev/null
+  kPipe,         // anonymous or named (a FIFO)
+  kSocket,       //
+  kAnon,         // an anonymous inode: eventfd, timerfd, signalfd, epoll, ...
+  kReadOnly,     // open without write access: a data mover fails with EBADF
+  kRing,         // an io_uring ring not seen submitting a write to a file
+  kWritingRing,  // an io_uring ring that has
+  kNoWrite,      // io_submit with no write to a file among its iocbs
+  kNone,         // no fd at all: msync's memory, a bad fd
+};
+
+/// Calls attributed to the file behind the fd (path as /proc/PID/fd shows it). One path
+/// can have rows of two kinds: two files that had that name, or a ring before and after
+/// its first write.
 struct FileStats {
   std::string path;
   std::map<std::string, SyscallStats> syscalls;
+  FdKind kind = FdKind::kFile;
   std::uint64_t calls() const;
   std::uint64_t bytes() const;
 };
@@ -81,9 +102,6 @@ struct TraceResult {
   std::map<std::string, SyscallStats> syscalls;
   std::vector<FileStats> files;
   std::vector<ProcessStats> processes;
-  // The paths the program's stdout and stderr had when it started: its writes to them are
-  // not write_calls (README "What counts as a write").
-  std::vector<std::string> streams;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
   int exit_code = -1;      // when it exited

@@ -1,47 +1,41 @@
 #include "tracer/fd_paths.h"
 
-#include <fmt/format.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <climits>
 #include <iterator>
 
 #include "tracer/tally.h"
 
 namespace iobench::tracing {
 
-namespace {
-
-std::string read_fd_link(pid_t tid, int fd) {
-  char link[64];
-  *fmt::format_to_n(link, sizeof(link) - 1, "/proc/{}/fd/{}", tid, fd).out = '\0';
-  char target[PATH_MAX];
-  const ssize_t n = ::readlink(link, target, sizeof(target));
-  if (n > 0) return std::string(target, static_cast<std::size_t>(n));
-  // EACCES: the fd exists but may not be looked at (PR_SET_DUMPABLE 0 and no
-  // CAP_SYS_PTRACE); a bad fd is ENOENT.
-  if (errno == EACCES || errno == EPERM) return kUnreadableFdPath;
-  return {};
-}
-
-}  // namespace
-
-const std::string& FdPaths::path(pid_t tid, int fd) {
-  if (!cached_) return scratch_ = read_fd_link(tid, fd);
-  auto it = paths_.find(fd);
-  if (it != paths_.end()) return it->second;
-  std::string p = read_fd_link(tid, fd);
+const FdFacts& FdPaths::lookup(pid_t tid, int fd, const std::vector<FileId>& streams) {
+  if (cached_) {
+    auto it = facts_.find(fd);
+    if (it != facts_.end()) return it->second;
+  }
+  FdFacts facts = classify_fd(tid, fd, streams);
+  if (facts.kind == FdKind::kUnknown && stream_fds_.count(fd) != 0) {
+    facts.kind = FdKind::kStream;
+    facts.key = file_key(kUnreadableFdPath, FdKind::kStream);
+  } else if (facts.kind == FdKind::kStream) {
+    stream_fds_.insert(fd);
+  } else if (facts.kind != FdKind::kUnknown) {
+    stream_fds_.erase(fd);
+  }
   // A bad fd now may be a good one later, and an unreadable one readable (dumpable again).
-  if (p.empty() || p == kUnreadableFdPath) return scratch_ = p;
-  return paths_.emplace(fd, std::move(p)).first->second;
+  if (!cached_ || facts.kind == FdKind::kUnknown || facts.kind == FdKind::kNone) {
+    return scratch_ = std::move(facts);
+  }
+  return facts_.emplace(fd, std::move(facts)).first->second;
 }
 
 void FdPaths::forget_range(unsigned first, unsigned last) {
   // close_range(3, ~0U) is the common call; walk the cache, not the range.
-  for (auto it = paths_.begin(); it != paths_.end();) {
+  for (auto it = facts_.begin(); it != facts_.end();) {
     const auto fd = static_cast<unsigned>(it->first);
-    it = (fd >= first && fd <= last) ? paths_.erase(it) : std::next(it);
+    it = (fd >= first && fd <= last) ? facts_.erase(it) : std::next(it);
+  }
+  for (auto it = stream_fds_.begin(); it != stream_fds_.end();) {
+    const auto fd = static_cast<unsigned>(*it);
+    it = (fd >= first && fd <= last) ? stream_fds_.erase(it) : std::next(it);
   }
 }
 

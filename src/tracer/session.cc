@@ -1,5 +1,6 @@
 #include "tracer/session.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -47,6 +48,11 @@ bool loads_filter(long nr, const std::uint64_t* args) {
 TraceSession::TraceSession(const SessionConfig& config, pid_t main_pid)
     : config_(config), main_pid_(main_pid), tally_(config.time_all) {
   adopt(main_pid);
+  // Its stdout and stderr are ours, forked: fd 1 and 2 stay them until it closes them.
+  std::set<int> stream_fds;
+  for (int fd : {1, 2})
+    if (::fcntl(fd, F_GETFD) >= 0) stream_fds.insert(fd);
+  processes_[main_pid].fds.inherit_stream_fds(stream_fds);
 }
 
 TraceSession::~TraceSession() {
@@ -198,8 +204,10 @@ TraceSession::Thread& TraceSession::adopt(pid_t tid) {
   ++it->second.threads;
   if (is_new_process) {
     // Filters are inherited: so is "never probe here".
-    if (auto parent = processes_.find(ids.ppid); parent != processes_.end())
+    if (auto parent = processes_.find(ids.ppid); parent != processes_.end()) {
       it->second.own_filter = parent->second.own_filter;
+      it->second.fds.inherit_stream_fds(parent->second.fds.stream_fds());  // a copy of its table
+    }
     if (ids.tgid != main_pid_) descendants_.push_back(ids.tgid);
     // A new process normally has a copy of its parent's table; a shared one (clone with
     // CLONE_FILES) breaks the cache's reasoning for both (fd_paths.h).
@@ -336,7 +344,7 @@ void TraceSession::on_exec(pid_t tid) {
   if (it == threads_.end()) return;
   // exec closed the CLOEXEC fds and gave the process a table of its own.
   Process& p = processes_[it->second.tgid];
-  p.fds = FdPaths{};
+  p.fds.after_exec();
   note_lost_privileges(tid);
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -148,8 +149,11 @@ class TraceSession {
   Thread& adopt(pid_t tid);
   void forget(pid_t tid);
   void on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  /// The tally's key (fd_kind.h, file_key()) of the file a write-family call names.
   const std::string* file_of(pid_t tid, Process& p, const SyscallInfo& sc,
                              const std::uint64_t* args);
+  const std::string* ring_file(pid_t tid, Process& p, const std::uint64_t* args);
+  const std::string* aio_file(pid_t tid, Process& p, std::uint64_t iocbpp, std::uint64_t nr);
   void on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info, std::int64_t now_ns);
   void begin_timed_interval(Thread& t);
   void record(Thread& t, const Held& h, bool probed);
@@ -184,6 +188,9 @@ class TraceSession {
   std::int64_t main_exit_ns_ = 0;
   std::int64_t main_cpu_ns_ = 0;
   std::vector<std::string> lost_privileges_;
+  std::vector<FileId> streams_ = standard_streams();  // the main child inherits them at fork
+  std::set<FileId> writing_rings_;  // rings seen submitting a write to a file, any process's
+  std::string key_;                 // file_of()'s answer when it is not a cached one
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
   // recycled pid.

@@ -19,8 +19,8 @@ struct WriteCall {
 
 // The write family (README "What counts as a write"). fd_arg names the destination:
 // splice and copy_file_range write to their third argument, everything else to the first;
-// msync has no fd at all.
-constexpr std::array<WriteCall, 16> kWriteFamily{{
+// msync has no fd at all; io_submit's are in its iocbs.
+constexpr std::array<WriteCall, 17> kWriteFamily{{
     {"write", true, 0},
     {"writev", true, 0},
     {"pwrite64", true, 0},
@@ -30,7 +30,8 @@ constexpr std::array<WriteCall, 16> kWriteFamily{{
     {"splice", true, 2},
     {"vmsplice", true, 0},
     {"copy_file_range", true, 2},
-    {"io_uring_enter", false, 0},  // returns SQEs consumed, not bytes
+    {"io_uring_enter", false, 0},                // returns SQEs consumed, not bytes
+    {"io_submit", false, tracing::kFdsInIocbs},  // Linux AIO: returns iocbs queued
     {"msync", false, -1},
     {"fsync", false, 0},
     {"fdatasync", false, 0},

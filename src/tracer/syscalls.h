@@ -23,11 +23,14 @@ enum class FdEffect {
   kRingSetup,   // io_uring_setup: an SQPOLL ring frees fds with no syscall at all
 };
 
+/// SyscallInfo::fd_arg of io_submit: the fds are in the iocbs its third argument points to.
+inline constexpr int kFdsInIocbs = -2;
+
 struct SyscallInfo {
   std::string name;
   bool write_family = false;
   bool moves_data = false;  // success returns a byte count
-  int fd_arg = -1;          // index of the written-to fd among the args, -1 when none
+  int fd_arg = -1;          // index of the written-to fd among the args, -1 when none, kFdsInIocbs
   FdEffect fd_effect = FdEffect::kNone;
   CloneFlagsAt clone_flags = CloneFlagsAt::kNone;  // clone, clone3: CLONE_UNTRACED is cleared
 };

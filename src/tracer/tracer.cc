@@ -225,7 +225,10 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   if (t.stops_unsteady && t.spinners == 0) overhead.se_ns = 1e9;
   r.overhead_ns =
       t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
-  if (r.available) t.tally.fill(r, impl_->table, overhead);
+  if (r.available) {
+    t.tally.fill(r, impl_->table, overhead);
+    split_file_keys(r.files);  // the tally files calls by path and kind in one string
+  }
   if (timing && !calibrated) forget_times(r, "tracer calibration: " + before.failure);
   return r;
 }
@@ -255,7 +258,6 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   Traced traced;
   TraceResult& result = traced.result;
   result.mode = hooks.mode;
-  result.streams = standard_stream_paths();  // the child inherits them at fork
   SharedMapping<ChildReport> report;
   if (!report) throw_errno("mmap", errno, kExitRunFailed);
   // The release channel. A socket rather than a pipe: send(MSG_NOSIGNAL) cannot SIGPIPE us.

@@ -1,9 +1,6 @@
 #include "tracer/write_calls.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <map>
 
@@ -18,9 +15,13 @@ constexpr std::string_view kRingPath = "anon_inode:[io_uring]";
 /// Calls by syscall, to name the busiest once every file is added.
 using PerSyscall = std::map<std::string, std::uint64_t, std::less<>>;
 
+/// `returns_seen`: timing mode, whose errors are measured; count mode and perf see no
+/// return, so every call counts there.
 void add(WriteCount& count, double& ci2, PerSyscall& per, std::string_view name,
-         const SyscallStats& st) {
-  count.calls += st.calls;
+         const SyscallStats& st, bool returns_seen) {
+  // A failed call wrote nothing: an error, not a write call (exact where every call was
+  // timed, else estimated from the timed ones as errors are).
+  count.calls += st.calls - (returns_seen ? std::min(st.errors, st.calls) : 0);
   count.time_ns += st.time_ns;
   count.timed_calls += st.timed_calls;
   // Independent estimates: their 95% half-widths add in quadrature.
@@ -38,25 +39,16 @@ void finish(WriteCount& count, double ci2, const PerSyscall& per) {
 
 }  // namespace
 
-std::vector<std::string> standard_stream_paths() {
-  std::vector<std::string> paths;
-  for (const char* link : {"/proc/self/fd/1", "/proc/self/fd/2"}) {
-    char target[PATH_MAX];
-    const ssize_t n = ::readlink(link, target, sizeof(target));
-    if (n > 0) paths.emplace_back(target, static_cast<std::size_t>(n));  // closed: none
+bool counts_as_write(std::string_view syscall, FdKind kind) noexcept {
+  switch (kind) {
+    case FdKind::kFile:
+    case FdKind::kUnknown:  // most likely a file: README "What counts as a write"
+      return moves_data(syscall) || syscall == "io_submit";
+    case FdKind::kWritingRing:
+      return syscall == "io_uring_enter";
+    default:
+      return false;
   }
-  return paths;
-}
-
-bool counts_as_write(std::string_view syscall, bool on_ring) noexcept {
-  return on_ring ? syscall == "io_uring_enter" : moves_data(syscall);
-}
-
-bool is_program_file(const std::string& path, const std::vector<std::string>& streams) {
-  // Output for a person or another program, not the file I/O being measured.
-  if (std::find(streams.begin(), streams.end(), path) != streams.end()) return false;
-  return path != "/dev/null" && !path.starts_with("/dev/pts/") && !path.starts_with("/dev/tty") &&
-         !path.starts_with("pipe:") && !path.starts_with("socket:");
 }
 
 WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
@@ -67,18 +59,22 @@ WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
     // Counters cannot tell fds apart. Exact all the same for a strategy, whose child writes
     // to nothing but its own file (it reports through shared memory) and has one ring at most.
     for (const auto& [name, st] : trace.syscalls)
-      if (counts_as_write(name, false) || counts_as_write(name, true))
-        add(count, ci2, per, name, st);
+      if (counts_as_write(name, FdKind::kFile) || counts_as_write(name, FdKind::kWritingRing))
+        add(count, ci2, per, name, st, false);
     finish(count, ci2, per);
     return count;
   }
   for (const FileStats& f : trace.files) {
-    const bool ring = f.path == kRingPath;
-    const bool counted =
-        own_file.empty() ? is_program_file(f.path, trace.streams) : ring || f.path == own_file;
-    if (!counted) continue;
-    for (const auto& [name, st] : f.syscalls)
-      if (counts_as_write(name, ring)) add(count, ci2, per, name, st);
+    for (const auto& [name, st] : f.syscalls) {
+      // A strategy's ring is its own, made to write its file: counted whatever it was seen
+      // doing (an SQPOLL ring's one enter submits a no-op; its poller takes the writes).
+      const bool counted =
+          own_file.empty()
+              ? counts_as_write(name, f.kind)
+              : (f.path == kRingPath ? name == "io_uring_enter"
+                                     : f.path == own_file && counts_as_write(name, FdKind::kFile));
+      if (counted) add(count, ci2, per, name, st, trace.mode == TraceMode::kTiming);
+    }
   }
   finish(count, ci2, per);
   return count;

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "base/result.h"
 
@@ -23,24 +22,18 @@ struct WriteCount {
   std::string busiest;            // the syscall with the most counted calls: the row's latency
 };
 
-/// True when a call of `syscall` on a file counts: a data mover (write, writev, pwrite64,
-/// pwritev, pwritev2, sendfile, splice, vmsplice, copy_file_range) on any file, and
-/// io_uring_enter on an io_uring ring (`on_ring`), whose writes reach the file with no
-/// write call. Syncs, ftruncate, fallocate and msync never count.
-bool counts_as_write(std::string_view syscall, bool on_ring) noexcept;
-
-/// True when a traced program's writes to `path` count: every file but its standard
-/// streams (`streams`: the paths its stdout and stderr had when it started), a terminal
-/// (/dev/tty*, /dev/pts/*), /dev/null, pipes and sockets.
-bool is_program_file(const std::string& path, const std::vector<std::string>& streams);
-
-/// The paths of this process's stdout and stderr, as /proc/self/fd names them: what a child
-/// forked now starts with, for TraceResult::streams.
-std::vector<std::string> standard_stream_paths();
+/// True when a call of `syscall` on an fd of `kind` counts: a data mover (write, writev,
+/// pwrite64, pwritev, pwritev2, sendfile, splice, vmsplice, copy_file_range) or an io_submit
+/// (filed under the file its write iocb names) on a file, and io_uring_enter on a ring that
+/// has submitted a write to a file, whose writes reach the file with no write call. Syncs,
+/// ftruncate, fallocate and msync never count; nor does anything on a stream, a terminal,
+/// /dev/null, a pipe, a socket, an anonymous inode or an fd open read-only.
+bool counts_as_write(std::string_view syscall, FdKind kind) noexcept;
 
 /// `write_calls` of a trace. `own_file` set: a strategy's run, where only that file (and its
-/// io_uring ring) counts; empty: a traced program, where is_program_file decides. A backend
-/// without a per-file split (perf) counts the whole process tree's calls.
+/// io_uring ring, whatever it was seen doing) counts; empty: a traced program, where each
+/// call's fd kind decides (counts_as_write). A call seen failing is an error, not a write
+/// call. A backend without a per-file split (perf) counts the whole process tree's calls.
 WriteCount count_writes(const TraceResult& trace, std::string_view own_file = {});
 
 }  // namespace iobench
