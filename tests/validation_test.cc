@@ -211,8 +211,9 @@ TEST(SmallContracts, TraceTableShowsALostTimeAsADash) {
   TraceReport rep;
   rep.trace.available = true;
   rep.trace.mode = TraceMode::kTiming;
-  rep.trace.syscalls["write"] = {4, 0, 40, 0};
-  rep.trace.syscalls["fsync"] = {1, 0, 0, 2000};
+  // Every call timed (the fifth field): errors and bytes counted, not estimates.
+  rep.trace.syscalls["write"] = {4, 0, 40, 0, 4};
+  rep.trace.syscalls["fsync"] = {1, 0, 0, 2000, 1};
   rep.trace.wall_ns = 1000000;
   rep.trace.overhead_ns = 2500;
   const std::string table = render_trace_table(rep);

@@ -27,15 +27,20 @@ struct LatencySummary {
 
 /// One syscall's totals, as strace -c shows them.
 struct SyscallStats {
-  std::uint64_t calls = 0;        // every call: exact in every mode
-  std::uint64_t errors = 0;       // exact when every call was timed, else scaled from the timed
-  std::uint64_t bytes = 0;        // successful returns of data-moving calls; likewise
-  std::int64_t time_ns = 0;       // tracer overhead subtracted; 0 in count mode
-  std::uint64_t timed_calls = 0;  // calls whose interval was measured (tracer/sampler.h)
-  std::int64_t time_ci95_ns = 0;  // half-width of time_ns's 95% interval
+  std::uint64_t calls = 0;                // every call: exact in every mode
+  std::uint64_t errors = 0;               // exact when every call was timed, else an estimate
+  std::uint64_t bytes = 0;                // successful returns of data-moving calls; likewise
+  std::int64_t time_ns = 0;               // tracer overhead subtracted; 0 in count mode
+  std::uint64_t timed_calls = 0;          // calls whose interval was measured (tracer/sampler.h)
+  std::int64_t time_ci95_ns = 0;          // half-width of time_ns's 95% interval
   std::optional<LatencySummary> latency;  // per syscall over the whole run; not per file
+  // None of this syscall's calls came back to the tracer (exit_group, a call still blocked
+  // when the program was killed): errors and bytes are unknown, not 0.
+  bool returns_unknown = false;
   /// time_ns, errors and bytes were scaled up from a sample of the calls.
   bool estimated() const { return timed_calls < calls; }
+  /// errors and bytes are estimates (tracer/tally.h), not counts of every return.
+  bool returns_estimated() const { return estimated() && !returns_unknown; }
   /// The interval holds 0: the figure says nothing, whatever its value.
   bool time_uncertain() const { return calls > 0 && (time_ns <= 0 || time_ci95_ns >= time_ns); }
 };

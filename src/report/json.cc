@@ -39,11 +39,16 @@ json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMod
   for (const auto& [name, st] : syscalls) {
     const bool known = timed && times;  // times were measured, not only return values
     const bool measured = known && st.timed_calls > 0;
+    const bool returned = timed && !st.returns_unknown;  // some call's return was seen
+    // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
+    const bool bytes = returned && moves_data(name);
     out[name] = {
         {"calls", st.calls},
-        {"errors", timed ? json(st.errors) : json(nullptr)},
-        // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
-        {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
+        {"errors", returned ? json(st.errors) : json(nullptr)},
+        {"bytes", bytes ? json(st.bytes) : json(nullptr)},
+        // Scaled from the timed calls' returns, not counted (tracer/tally.h).
+        {"errors_estimated", returned ? json(st.returns_estimated()) : json(nullptr)},
+        {"bytes_estimated", bytes ? json(st.returns_estimated()) : json(nullptr)},
         {"time_ns", known ? json(st.time_ns) : json(nullptr)},
         {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
         {"estimated", timed ? json(st.estimated()) : json(nullptr)},
@@ -65,11 +70,12 @@ json files_json(const TraceResult& t) {
   const bool timed = t.mode == TraceMode::kTiming;
   for (const FileStats& f : t.files) {
     // Written to only through calls that return no byte count (a ring, fsync): unknown.
-    const bool counted = std::any_of(f.syscalls.begin(), f.syscalls.end(),
-                                     [](const auto& s) { return moves_data(s.first); });
+    const SyscallStats moved = data_moved(f);
+    const bool counted = timed && moved.calls > 0 && !moved.returns_unknown;
     out.push_back({{"path", f.path},
                    {"calls", f.calls()},
-                   {"bytes", timed && counted ? json(f.bytes()) : json(nullptr)},
+                   {"bytes", counted ? json(moved.bytes) : json(nullptr)},
+                   {"bytes_estimated", counted ? json(moved.returns_estimated()) : json(nullptr)},
                    {"syscalls", syscalls_json(f.syscalls, t.mode, times_known(t))}});
   }
   return out;

@@ -64,6 +64,9 @@ std::string render_csv(const BenchReport& report);
 std::string render_markdown(const BenchReport& report);
 std::string render_trace_table(const TraceReport& report);
 std::string render_trace_json(const TraceReport& report);
+/// A file's calls that return a byte count, summed (trace_table.cc): whether its bytes are
+/// known (calls > 0, !returns_unknown) and whether they are an estimate.
+SyscallStats data_moved(const FileStats& file);
 
 std::string render(OutputFormat format, const BenchReport& report);
 std::string render(OutputFormat format, const TraceReport& report);

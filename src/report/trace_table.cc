@@ -34,10 +34,17 @@ std::string trace_time(const SyscallStats& st, bool timed) {
          format_duration(static_cast<double>(st.time_ns));
 }
 
-/// The bytes of calls that return a byte count; "—" for the others (io_uring_enter, fsync)
-/// and in count mode.
-std::string bytes_text(std::uint64_t n, bool counted, bool timed) {
-  return timed && counted ? format_count(n) : kNone;
+/// A figure of the calls' returns (errors, bytes): "—" in count mode and where no call came
+/// back; "≈" where it was scaled from the timed calls' returns (tracer/tally.h), so that a
+/// rare error between them is never shown as a count.
+std::string returns_text(std::uint64_t n, const SyscallStats& st, bool timed) {
+  if (!timed || st.returns_unknown) return kNone;
+  return (st.returns_estimated() ? "≈" : "") + format_count(n);
+}
+
+/// The bytes of calls that return a byte count; "—" for the others (io_uring_enter, fsync).
+std::string bytes_text(std::uint64_t n, const SyscallStats& st, bool counted, bool timed) {
+  return counted ? returns_text(n, st, timed) : kNone;
 }
 
 std::vector<Column<SyscallRow>> syscall_columns(bool timed) {
@@ -51,9 +58,11 @@ std::vector<Column<SyscallRow>> syscall_columns(bool timed) {
       {{"syscall", false}, [](const SyscallRow& row) { return row.name; }},
       {{"calls", true}, [](const SyscallRow& row) { return format_count(row.stats.calls); }},
       {{"errors", true},
-       [timed](const SyscallRow& row) { return timed ? format_count(row.stats.errors) : kNone; }},
+       [timed](const SyscallRow& row) { return returns_text(row.stats.errors, row.stats, timed); }},
       {{"bytes", true},
-       [timed](const SyscallRow& row) { return bytes_text(row.stats.bytes, row.counted, timed); }},
+       [timed](const SyscallRow& row) {
+         return bytes_text(row.stats.bytes, row.stats, row.counted, timed);
+       }},
       {{"time", true}, [timed](const SyscallRow& row) { return trace_time(row.stats, timed); }},
       {{"time/call", true}, per_call},
   };
@@ -73,9 +82,14 @@ std::vector<Column<SyscallRow>> syscall_columns(bool timed) {
 std::string syscall_table(const std::map<std::string, SyscallStats>& syscalls, bool timed) {
   std::vector<SyscallRow> rows;
   SyscallRow total{"total", {}, false, true};
+  total.stats.returns_unknown = true;
   for (const auto& [name, st] : syscalls) {
     rows.push_back({name, st, moves_data(name), false});
     total.stats.calls += st.calls;
+    // A total of estimates is one: the timed calls and what is unknown add up, so it is
+    // marked as its parts are.
+    total.stats.timed_calls += st.timed_calls;
+    total.stats.returns_unknown = total.stats.returns_unknown && st.returns_unknown;
     total.stats.errors += st.errors;
     total.stats.bytes += st.bytes;
     total.stats.time_ns += st.time_ns;
@@ -94,9 +108,8 @@ std::string file_table(const std::vector<FileStats>& files, bool timed) {
       {{"file", false}, [](const FileStats& f) { return f.path; }},
       {{"calls", true}, [](const FileStats& f) { return format_count(f.calls()); }},
       {{"bytes", true}, [timed](const FileStats& f) {
-         const bool counted = std::any_of(f.syscalls.begin(), f.syscalls.end(),
-                                          [](const auto& s) { return moves_data(s.first); });
-         return bytes_text(f.bytes(), counted, timed);
+         const SyscallStats moved = data_moved(f);
+         return bytes_text(moved.bytes, moved, moved.calls > 0, timed);
        }}};
   return render_columns(cols, files);
 }
@@ -120,14 +133,28 @@ std::string trace_footer(const TraceResult& t) {
   for (const auto& [name, st] : t.syscalls) {
     if (st.estimated() && st.timed_calls > 0)
       out += fmt::format(
-          "≈ {}: timed {} of {} calls, spread over the run (--time-all: every "
-          "call); p50/p99/max: corrected per-call times.\n",
+          "≈ {}: timed {} of {} calls, spread over the run; time, errors and bytes scaled "
+          "from them,\n  a rare error between them missed (--time-all: every call, counted); "
+          "p50/p99/max: corrected per-call times.\n",
           name, format_count(st.timed_calls), format_count(st.calls));
   }
   return out;
 }
 
 }  // namespace
+
+SyscallStats data_moved(const FileStats& file) {
+  SyscallStats moved;
+  moved.returns_unknown = true;
+  for (const auto& [name, st] : file.syscalls) {
+    if (!moves_data(name)) continue;
+    moved.calls += st.calls;
+    moved.timed_calls += st.timed_calls;
+    moved.bytes += st.bytes;
+    moved.returns_unknown = moved.returns_unknown && st.returns_unknown;
+  }
+  return moved;
+}
 
 std::string render_trace_table(const TraceReport& rep) {
   const TraceResult& t = rep.trace;

@@ -30,16 +30,39 @@ void add(TraceTally::Counter* c, long rval, bool is_error, bool moves_data, std:
   ++c->timed;
 }
 
-/// One aggregate's figures (tally.h, fill()).
-SyscallStats stats_of(const TraceTally::Counter& c, const Overhead& overhead, double shift) {
+/// Errors and bytes of one cell, or of a sum of cells (tally.h, fill()).
+struct Returns {
+  std::uint64_t errors = 0, bytes = 0;
+  bool unknown = true;  // no cell of the sum had a return to count or scale from
+  void operator+=(const Returns& r) {
+    errors += r.errors;
+    bytes += r.bytes;
+    unknown = unknown && r.unknown;
+  }
+};
+
+/// A cell's errors and bytes: counted when every call was timed, else its calls × the
+/// weighted rate of its own timed calls, or of its syscall's (`all`) when it had none.
+Returns returns_of(const TraceTally::Counter& cell, const TraceTally::Counter& all) {
+  if (cell.timed == cell.calls) return {cell.errors, cell.bytes, false};
+  const TraceTally::Counter& rates = cell.w > 0 ? cell : all;
+  if (rates.w <= 0) return {};
+  const double scale = static_cast<double>(cell.calls) / rates.w;
+  return {static_cast<std::uint64_t>(std::llround(rates.w_errors * scale)),
+          static_cast<std::uint64_t>(std::llround(rates.w_bytes * scale)), false};
+}
+
+/// One aggregate's figures (tally.h, fill()); errors and bytes are the sum of its cells'.
+SyscallStats stats_of(const TraceTally::Counter& c, const Returns& returns,
+                      const Overhead& overhead, double shift) {
   SyscallStats s;
   s.calls = c.calls;
   s.timed_calls = c.timed;
+  s.errors = returns.errors;
+  s.bytes = returns.bytes;
+  s.returns_unknown = returns.unknown;
   if (c.timed == 0) return s;
   const bool all = c.timed == c.calls;
-  const double scale = static_cast<double>(c.calls) / c.w;
-  s.errors = all ? c.errors : static_cast<std::uint64_t>(std::llround(c.w_errors * scale));
-  s.bytes = all ? c.bytes : static_cast<std::uint64_t>(std::llround(c.w_bytes * scale));
   const double mean = c.w_raw / c.w;
   const double var = std::max(0.0, c.w_raw2 / c.w - mean * mean);
   const double n_eff = c.w * c.w / c.w2;
@@ -52,6 +75,7 @@ SyscallStats stats_of(const TraceTally::Counter& c, const Overhead& overhead, do
 }
 
 void merge(SyscallStats& into, const SyscallStats& s) {
+  into.returns_unknown = (into.calls == 0 || into.returns_unknown) && s.returns_unknown;
   into.calls += s.calls;
   into.timed_calls += s.timed_calls;
   into.errors += s.errors;
@@ -62,15 +86,17 @@ void merge(SyscallStats& into, const SyscallStats& s) {
 }
 
 using Shifts = std::map<int, double>;
+using ReturnsBySyscall = std::map<int, Returns>;
 
 std::map<std::string, SyscallStats> convert(const std::map<int, TraceTally::Counter>& counters,
+                                            const ReturnsBySyscall& returns,
                                             const SyscallTable& table, const Overhead& overhead,
                                             const Shifts& shifts) {
   std::map<std::string, SyscallStats> out;
   for (const auto& [nr, c] : counters) {
     auto shift = shifts.find(nr);
     merge(out[table.info(nr).name],
-          stats_of(c, overhead, shift == shifts.end() ? 0.0 : shift->second));
+          stats_of(c, returns.at(nr), overhead, shift == shifts.end() ? 0.0 : shift->second));
   }
   return out;
 }
@@ -102,11 +128,18 @@ LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
 }  // namespace
 
 TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* path) {
-  Slot slot{&total_[nr], &processes_[tgid][nr], path != nullptr ? &files_[*path][nr] : nullptr,
-            &histograms_[nr], &cpu_[nr]};
-  ++slot.total->calls;
-  ++slot.process->calls;
-  if (slot.file != nullptr) ++slot.file->calls;
+  Slot slot{&total_[nr], &processes_[tgid][nr], nullptr, nullptr, &histograms_[nr], &cpu_[nr]};
+  int file_id = kNoFile;
+  if (path != nullptr) {
+    auto [file, added] = files_.try_emplace(*path);
+    if (added) file->second.id = static_cast<int>(files_.size()) - 1;
+    file_id = file->second.id;
+    slot.file = &file->second.syscalls[nr];
+  }
+  slot.cell = &cells_[CellKey{tgid, nr, file_id}];
+  for (Counter* c : {slot.total, slot.process, slot.file, slot.cell}) {
+    if (c != nullptr) ++c->calls;
+  }
   return slot;
 }
 
@@ -118,6 +151,7 @@ void TraceTally::record_exit(const Slot& slot, long rval, bool is_error, bool mo
   add(slot.total, rval, is_error, moves_data, cpu_ns, raw_ns, w);
   add(slot.process, rval, is_error, moves_data, cpu_ns, raw_ns, w);
   add(slot.file, rval, is_error, moves_data, cpu_ns, raw_ns, w);
+  add(slot.cell, rval, is_error, moves_data, cpu_ns, raw_ns, w);
   if (slot.cpu != nullptr) slot.cpu->add(cpu_ns, w);
   // A call cannot take less than nothing: noise below 0 is kept in the mean, not here.
   if (slot.histogram != nullptr) slot.histogram->add(std::max<std::int64_t>(0, shown_ns), w);
@@ -141,18 +175,31 @@ TraceTally::Shifts TraceTally::robust_shifts() const {
 
 void TraceTally::fill(TraceResult& result, const SyscallTable& table,
                       const Overhead& overhead) const {
+  // Every aggregate's errors and bytes: the sum of its cells' (tally.h).
+  ReturnsBySyscall by_syscall;
+  std::map<int, ReturnsBySyscall> by_file;
+  std::map<pid_t, ReturnsBySyscall> by_process;
+  for (const auto& [key, cell] : cells_) {
+    const auto& [tgid, nr, file] = key;
+    const Returns r = returns_of(cell, total_.at(nr));
+    by_syscall[nr] += r;
+    by_process[tgid][nr] += r;
+    if (file != kNoFile) by_file[file][nr] += r;
+  }
   const Shifts shifts = robust_shifts();
-  result.syscalls = convert(total_, table, overhead, shifts);
+  result.syscalls = convert(total_, by_syscall, table, overhead, shifts);
   for (const auto& [nr, h] : histograms_) {
     if (h.weight() > 0) result.syscalls[table.info(nr).name].latency = latency_of(h, overhead.ns);
   }
   result.files.clear();
-  for (const auto& [path, counters] : files_) {
-    result.files.push_back(FileStats{path, convert(counters, table, overhead, shifts)});
+  for (const auto& [path, file] : files_) {
+    result.files.push_back(
+        FileStats{path, convert(file.syscalls, by_file.at(file.id), table, overhead, shifts)});
   }
   result.processes.clear();
   for (const auto& [pid, counters] : processes_) {
-    result.processes.push_back(ProcessStats{pid, convert(counters, table, overhead, shifts)});
+    result.processes.push_back(
+        ProcessStats{pid, convert(counters, by_process.at(pid), table, overhead, shifts)});
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "base/result.h"
 #include "tracer/latency_histogram.h"
@@ -39,7 +40,7 @@ class TraceTally {
     std::uint64_t timed = 0;              // calls whose exit stop was seen
     std::uint64_t errors = 0, bytes = 0;  // over the timed calls, unweighted
     double w = 0, w2 = 0;                 // sum of weights, of squared weights
-    double w_errors = 0, w_bytes = 0;     // weighted: the estimates when not all were timed
+    double w_errors = 0, w_bytes = 0;     // weighted: what errors and bytes are scaled from
     double w_raw = 0, w_raw2 = 0;         // weighted sums of raw intervals and their squares
     double w_cpu = 0;                     // weighted sum of their CPU part (no sleep)
   };
@@ -48,6 +49,7 @@ class TraceTally {
     Counter* total = nullptr;
     Counter* process = nullptr;
     Counter* file = nullptr;  // null for calls outside the write family
+    Counter* cell = nullptr;  // this process's calls of this syscall on this file (fill())
     LatencyHistogram* histogram = nullptr;
     SignedHistogram* cpu = nullptr;  // the calls' CPU part, for the robust location
   };
@@ -73,8 +75,18 @@ class TraceTally {
   /// above the mean and drop the noise below it. A wait for the CPU inside an interval is
   /// already removed from raw (run_delay.h). time_ci95_ns: 1.96 × calls × the standard
   /// error of the sampled mean (from the weighted variance, over the sample's effective
-  /// size) combined with the overhead's. Bytes and errors are exact when every call was
-  /// timed, else scaled from the timed calls the same way.
+  /// size) combined with the overhead's.
+  ///
+  /// Errors and bytes are counted, not estimated, wherever every call was timed (each
+  /// return seen). Elsewhere they are estimated per cell — one process's calls of one
+  /// syscall on one file — as the cell's calls × its weighted rate, rounded (a cell with no
+  /// timed call takes its syscall's rate), and every aggregate is the sum of its cells'
+  /// integers: the files' figures add up to the syscall's, and so do the processes'. A rate
+  /// per aggregate would not add up (each has its own calls/weight ratio, then rounds), and
+  /// one error seen at weight 1 in a stratum would show as 2 in one row and 1 in another.
+  /// The untimed calls' returns are never seen (a call the sample passes over takes one
+  /// stop, at entry), so a rare error between timed calls is missed: SyscallStats marks
+  /// these figures as estimates.
   void fill(TraceResult& result, const SyscallTable& table, const Overhead& overhead) const;
 
  private:
@@ -93,7 +105,14 @@ class TraceTally {
   Shifts robust_shifts() const;
   std::map<int, Sampler> samplers_;
   std::map<pid_t, std::map<int, Counter>> processes_;
-  std::map<std::string, std::map<int, Counter>> files_;
+  struct FileCounters {
+    int id = 0;  // its cells' key: an index, not a pointer, so that a copied tally holds
+    std::map<int, Counter> syscalls;
+  };
+  std::map<std::string, FileCounters> files_;
+  static constexpr int kNoFile = -1;
+  using CellKey = std::tuple<pid_t, int, int>;  // tgid, syscall, file id or kNoFile
+  std::map<CellKey, Counter> cells_;
 };
 
 }  // namespace iobench::tracing
