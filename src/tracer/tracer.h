@@ -101,5 +101,10 @@ std::vector<std::string_view> write_family_names();
 /// sendfile...), so the tracer can sum bytes; false for io_uring_enter, fsync, ftruncate and
 /// every syscall outside the family, whose bytes are unknown (null), not 0.
 bool moves_data(std::string_view syscall_name) noexcept;
+/// A row's syscall without its ABI: "write" for "write (i386)" (tracer/syscalls.h names the
+/// calls of a non-native ABI so); the name itself for a native call.
+std::string_view syscall_base_name(std::string_view syscall_name) noexcept;
+/// The ABI a row's syscall belongs to: "i386" for "write (i386)", empty for the native one.
+std::string_view syscall_abi(std::string_view syscall_name) noexcept;
 
 }  // namespace iobench

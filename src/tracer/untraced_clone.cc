@@ -15,20 +15,23 @@ namespace iobench::tracing {
 
 namespace {
 
-bool clear_in_register(pid_t tid) noexcept {
+bool clear_in_register(pid_t tid, CloneFlagsAt where) noexcept {
 #if defined(__x86_64__) || defined(__aarch64__)
   user_regs_struct regs{};
   iovec iov{&regs, sizeof(regs)};
   // NT_PRSTATUS: the general registers, the same request on both architectures.
   if (::ptrace(PTRACE_GETREGSET, tid, NT_PRSTATUS, &iov) != 0) return false;
 #if defined(__x86_64__)
-  regs.rdi &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
+  auto& flags = where == CloneFlagsAt::kRegisterI386 ? regs.rbx : regs.rdi;
+  flags &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
 #else
+  (void)where;
   regs.regs[0] &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
 #endif
   return ::ptrace(PTRACE_SETREGSET, tid, NT_PRSTATUS, &iov) == 0;
 #else
   (void)tid;
+  (void)where;
   return false;
 #endif
 }
@@ -49,8 +52,9 @@ bool clear_in_memory(pid_t tid, std::uint64_t clone_args, std::uint64_t size) no
 }  // namespace
 
 void keep_clone_traced(pid_t tid, CloneFlagsAt where, const std::uint64_t* args) noexcept {
-  if (where == CloneFlagsAt::kRegister && (args[0] & CLONE_UNTRACED) != 0) {
-    clear_in_register(tid);
+  const bool in_register = where == CloneFlagsAt::kRegister || where == CloneFlagsAt::kRegisterI386;
+  if (in_register && (args[0] & CLONE_UNTRACED) != 0) {
+    clear_in_register(tid, where);
   } else if (where == CloneFlagsAt::kMemory) {
     clear_in_memory(tid, args[0], args[1]);
   }

@@ -49,7 +49,8 @@ std::vector<std::string> standard_stream_paths() {
 }
 
 bool counts_as_write(std::string_view syscall, bool on_ring) noexcept {
-  return on_ring ? syscall == "io_uring_enter" : moves_data(syscall);
+  // By the call, whatever its ABI: "write (i386)" counts as write does.
+  return on_ring ? syscall_base_name(syscall) == "io_uring_enter" : moves_data(syscall);
 }
 
 bool is_program_file(const std::string& path, const std::vector<std::string>& streams) {
