@@ -1,9 +1,9 @@
 // JSON documents `iobench/1` and `iobench-trace/1`: contracts for users' scripts, so names
 // and meanings only ever grow. Unknown values are null, never 0.
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <type_traits>
 #include <variant>
+#include <nlohmann/json.hpp>
 
 #include "cli/knobs.h"
 #include "report/json_result.h"
@@ -31,16 +31,16 @@ json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMod
   const bool timed = mode == TraceMode::kTiming;  // count mode never sees a return value
   for (const auto& [name, st] : syscalls) {
     const bool measured = timed && st.timed_calls > 0;
-    out[name] = {
-        {"calls", st.calls},
-        {"errors", timed ? json(st.errors) : json(nullptr)},
-        // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
-        {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
-        {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
-        {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
-        {"estimated", timed ? json(st.estimated()) : json(nullptr)},
-        {"time_ci95_ns", measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
-        {"latency_ns", timed ? latency_json(st.latency) : json(nullptr)}};
+    out[name] = {{"calls", st.calls},
+                 {"errors", timed ? json(st.errors) : json(nullptr)},
+                 // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
+                 {"bytes", timed && moves_data(name) ? json(st.bytes) : json(nullptr)},
+                 {"time_ns", timed ? json(st.time_ns) : json(nullptr)},
+                 {"timed_calls", timed ? json(st.timed_calls) : json(nullptr)},
+                 {"estimated", timed ? json(st.estimated()) : json(nullptr)},
+                 {"time_ci95_ns",
+                  measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
+                 {"latency_ns", timed ? latency_json(st.latency) : json(nullptr)}};
     // A call of another ABI than the native one ("write (i386)"): which, for scripts that
     // would rather not parse the key. Absent for native calls, so documents only grow.
     if (const std::string_view abi = syscall_abi(name); !abi.empty()) out[name]["abi"] = abi;
@@ -134,21 +134,22 @@ json knob_json(const KnobValue& v) {
 }
 
 json config_json(const BenchReport& rep) {
-  json config = {{"lines", rep.lines},
-                 {"bytes", rep.bytes},
-                 {"dir", rep.dir},
-                 {"filesystem", rep.filesystem},
-                 {"runs", runs_json(rep.runs)},
-                 {"warmup", rep.warmup},
-                 {"interleave", rep.interleave},
-                 {"tracer",
-                  {{"enabled", rep.traced},
-                   {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-                   {"backend", rep.tracer_backend},
-                   {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-                   {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
-                                       ? json(rep.tracer_overhead_ns)
-                                       : json(nullptr)}}}};
+  json config = {
+      {"lines", rep.lines},
+      {"bytes", rep.bytes},
+      {"dir", rep.dir},
+      {"filesystem", rep.filesystem},
+      {"runs", runs_json(rep.runs)},
+      {"warmup", rep.warmup},
+      {"interleave", rep.interleave},
+      {"tracer",
+       {{"enabled", rep.traced},
+        {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
+        {"backend", rep.tracer_backend},
+        {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+        {"overhead_ns", rep.traced && rep.trace_mode == TraceMode::kTiming
+                            ? json(rep.tracer_overhead_ns)
+                            : json(nullptr)}}}};
   // The knobs: one loop over the table, so every JSON document carries all of them.
   for (const Knob& k : all_knobs()) config[std::string(k.name)] = knob_json(k.value(rep.params));
   return config;
@@ -195,8 +196,7 @@ std::string render_trace_json(const TraceReport& rep) {
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
-      {"busy_share",
-       t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
+      {"busy_share", t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},
