@@ -122,6 +122,57 @@ TEST_F(Abi, X32AttemptFailsAsUntracedAndIsNotCounted) {
   }
 }
 
+/// The perf backend, where the machine allows it (root, tracefs; perf_backend_test.cc).
+class AbiPerf : public Abi {
+ protected:
+  void SetUp() override {
+    Abi::SetUp();
+    // Mounted if missing and left mounted, as PerfBackend does (perf_backend_test.cc).
+    if (!perf_counting_unavailable().empty())
+      ::mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr);
+    if (std::string why = perf_counting_unavailable(); !why.empty())
+      GTEST_SKIP() << "perf counting unavailable: " << why;
+  }
+  static TraceResult counted(const std::vector<std::string>& args) {
+    const Command cmd(args);
+    TraceResult r = PerfCounter().run(cmd.fn(), std::chrono::seconds(30));
+    EXPECT_TRUE(r.available) << r.unavailable_reason;
+    EXPECT_EQ(r.exit_code, 0);
+    return r;
+  }
+};
+
+TEST_F(AbiPerf, I386StaticBinaryCountedByNumber) {
+  TempDir dir;
+  const std::vector<std::string> args = {PROGRAM_I386_WRITER, dir.file("out"), kN_str};
+  require_i386(args);
+  const TraceResult r = counted(args);
+  EXPECT_EQ(calls(r.syscalls, "write (i386)"), kN);
+  EXPECT_EQ(calls(r.syscalls, "writev (i386)"), 1u);
+  EXPECT_EQ(calls(r.syscalls, "pwrite64 (i386)"), 1u);
+  EXPECT_EQ(calls(r.syscalls, "fsync (i386)"), 1u);
+  EXPECT_EQ(calls(r.syscalls, "write"), 0u);
+  EXPECT_EQ(count_writes(r).calls, kN + 2);
+}
+
+TEST_F(AbiPerf, Int0x80WritesAreNotConfusedWithNativeStat) {
+  // Each i386 write (4) is followed by a native stat, also 4: raw_syscalls sees 2 × kN.
+  TempDir dir;
+  const std::vector<std::string> args = {PROGRAM_INT80_WRITER, dir.file("out"), kN_str};
+  require_i386(args);
+  const TraceResult r = counted(args);
+  EXPECT_EQ(calls(r.syscalls, "write (i386)"), kN);
+  EXPECT_EQ(calls(r.syscalls, "write"), 0u);
+  EXPECT_EQ(count_writes(r).calls, kN);
+}
+
+TEST_F(AbiPerf, NativeProgramHasNoI386Rows) {
+  TempDir dir;
+  const TraceResult r = counted({PROGRAM_WRITER, dir.file("out"), kN_str});
+  EXPECT_EQ(calls(r.syscalls, "write"), kN);
+  EXPECT_EQ(r.syscalls.size(), 1u);  // no "(i386)" row made of native calls
+}
+
 TEST_F(Abi, TraceCommandNamesTheAbiInTableAndJson) {
   TempDir dir;
   const std::vector<std::string> args = {PROGRAM_I386_WRITER, dir.file("out"), kN_str};

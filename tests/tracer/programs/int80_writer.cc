@@ -1,9 +1,14 @@
 // int80_writer PATH N: a 64-bit program making N write(2) calls of one line to PATH through
-// the i386 ABI (`int $0x80`, i386 number 4), then exit 0 (101: a call failed).
+// the i386 ABI (`int $0x80`, i386 number 4), each followed by a native stat(2) of PATH, whose
+// x86-64 number is that same 4 (perf must not take one for the other); then exit 0 (101: a
+// call failed).
 // int80_writer --x32 PATH: one write to PATH through the x32 ABI (x86-64's `syscall` with
 // bit 30 set); exits 0 when it fails with ENOSYS (the kernel offers no x32), 1 when it
 // wrote, 2 on any other outcome.
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -15,6 +20,7 @@ using namespace iobench::programs;
 namespace {
 
 constexpr long kI386Write = 4;
+static_assert(SYS_stat == kI386Write, "the test wants the native call numbered as i386 write");
 constexpr long kX32Bit = 0x40000000;
 constexpr long kX32Write = kX32Bit | 1;
 
@@ -59,6 +65,8 @@ int main(int argc, char** argv) {
   std::memcpy(line, "line int0x80\n", kLineBytes);
   for (long i = arg_long(argv[2]); i > 0; --i) {
     if (int80_write(fd, line, kLineBytes) != kLineBytes) return 101;
+    struct stat st {};
+    if (::syscall(SYS_stat, argv[1], &st) != 0) return 101;
   }
   return 0;
 }
