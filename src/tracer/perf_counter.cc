@@ -121,7 +121,7 @@ std::string perf_counting_unavailable() {
   return {};
 }
 
-PerfCounter::PerfCounter() {
+PerfCounter::PerfCounter(bool foreign_abis) {
   const std::string root = tracefs_root();
   if (root.empty()) {
     unavailable_ = no_tracefs_reason();
@@ -136,7 +136,10 @@ PerfCounter::PerfCounter() {
     if (UniqueFd fd(open_counter(id, 0, true)); fd) keep_registered_.push_back(std::move(fd));
   }
   raw_enter_id_ = read_id(root, "raw_syscalls/sys_enter");
-  for (ForeignWriteCall& call : foreign_write_calls()) {
+  // Each compat counter is looked at on every syscall of the tree: ~0.7 us a call.
+  std::vector<ForeignWriteCall> foreign;
+  if (foreign_abis) foreign = foreign_write_calls();
+  for (ForeignWriteCall& call : foreign) {
     const long native_id = call.native.empty() ? -1 : native_tracepoint(root, call.native);
     compat_.push_back({std::move(call.name), call.nr, native_id});
     if (native_id >= 0)

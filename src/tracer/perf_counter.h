@@ -25,7 +25,8 @@ std::string perf_counting_unavailable();
 class PerfCounter {
  public:
   /// Reads the write family's tracepoint ids now (the parent may allocate; the child not).
-  PerfCounter();
+  /// `foreign_abis`: count i386-ABI calls too (CompatEvent).
+  explicit PerfCounter(bool foreign_abis = true);
 
   /// Forks; the child spins on shared memory (no syscall of the write family) until a counter
   /// per write-family syscall is open on it with inherit (its threads and children count),

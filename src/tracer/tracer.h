@@ -35,6 +35,9 @@ struct TracerOptions {
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
   std::string calibration_dir{};
   TracerBackend backend = TracerBackend::kPtrace;  // kPerf requires mode kCount
+  /// perf: count i386-ABI calls too (perf_counter.h), which costs every call of the tree
+  /// ~0.7 us of CPU. Off only for iobench's own strategies: native code, no i386 call to count.
+  bool foreign_abis = true;
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
