@@ -16,14 +16,23 @@ namespace iobench::tracing {
 namespace {
 
 bool clear_in_register(pid_t tid, CloneFlagsAt where) noexcept {
+#if defined(__x86_64__)
+  if (where == CloneFlagsAt::kRegisterI386) {
+    // GETREGS, not GETREGSET: the regset is laid out as the tracee's view (a 32-bit
+    // binary's is user_regs_struct32), GETREGS as the tracer's, with ebx in rbx either way.
+    user_regs_struct regs{};
+    if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return false;
+    regs.rbx &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
+    return ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs) == 0;
+  }
+#endif
 #if defined(__x86_64__) || defined(__aarch64__)
   user_regs_struct regs{};
   iovec iov{&regs, sizeof(regs)};
   // NT_PRSTATUS: the general registers, the same request on both architectures.
   if (::ptrace(PTRACE_GETREGSET, tid, NT_PRSTATUS, &iov) != 0) return false;
 #if defined(__x86_64__)
-  auto& flags = where == CloneFlagsAt::kRegisterI386 ? regs.rbx : regs.rdi;
-  flags &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
+  regs.rdi &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
 #else
   (void)where;
   regs.regs[0] &= ~static_cast<unsigned long long>(CLONE_UNTRACED);

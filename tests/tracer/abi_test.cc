@@ -107,6 +107,19 @@ TEST_F(Abi, Int0x80From64BitProgram) {
   }
 }
 
+TEST_F(Abi, I386CloneUntracedChildIsStillTracedAndCounted) {
+  // i386 clone keeps its flags in ebx: the tracer must clear CLONE_UNTRACED there, or the
+  // child runs with our filter and no tracer and its write fails with ENOSYS (exit 101).
+  TempDir dir;
+  const std::vector<std::string> args = {PROGRAM_I386_CLONE_UNTRACED, dir.file("out")};
+  require_i386(args);
+  const TraceResult r = traced(TracerOptions{TraceMode::kCount}, args);
+  EXPECT_EQ(calls(r.syscalls, "write (i386)"), 1u);
+  ASSERT_EQ(r.processes.size(), 1u);  // only the child writes
+  EXPECT_EQ(file_calls(r, dir.file("out")), 1u);
+  EXPECT_EQ(count_lines(dir.file("out")), 1u);
+}
+
 TEST_F(Abi, X32AttemptFailsAsUntracedAndIsNotCounted) {
   TempDir dir;
   const std::vector<std::string> args = {PROGRAM_INT80_WRITER, "--x32", dir.file("out")};
