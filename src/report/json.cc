@@ -54,6 +54,9 @@ json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMod
         {"estimated", timed ? json(st.estimated()) : json(nullptr)},
         {"time_ci95_ns", measured ? interval_json(st.time_ns, st.time_ci95_ns) : json(nullptr)},
         {"latency_ns", known ? latency_json(st.latency) : json(nullptr)}};
+    // A call of another ABI than the native one ("write (i386)"): which, for scripts that
+    // would rather not parse the key. Absent for native calls, so documents only grow.
+    if (const std::string_view abi = syscall_abi(name); !abi.empty()) out[name]["abi"] = abi;
   }
   return out;
 }

@@ -56,6 +56,8 @@ struct Runner::Impl {
       TracerOptions t = o.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
       if (t.calibration_dir.empty()) t.calibration_dir = dir->path();
+      // A strategy is iobench's own x86-64 code: perf need not pay to count i386 calls.
+      t.foreign_abis = false;
       backend = make_counting_backend(t);
     }
   }

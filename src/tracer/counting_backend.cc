@@ -23,6 +23,7 @@ class PtraceBackend final : public CountingBackend {
 
 class PerfBackend final : public CountingBackend {
  public:
+  explicit PerfBackend(const TracerOptions& options) : counter_(options.foreign_abis) {}
   TraceResult run(const std::function<int()>& child_main,
                   std::optional<std::chrono::nanoseconds> timeout) override {
     return counter_.run(child_main, timeout);
@@ -40,7 +41,7 @@ const char* to_string(TracerBackend backend) noexcept {
 }
 
 std::unique_ptr<CountingBackend> make_counting_backend(const TracerOptions& options) {
-  if (options.backend == TracerBackend::kPerf) return std::make_unique<PerfBackend>();
+  if (options.backend == TracerBackend::kPerf) return std::make_unique<PerfBackend>(options);
   return std::make_unique<PtraceBackend>(options);
 }
 

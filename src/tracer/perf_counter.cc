@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +22,7 @@
 #include "base/process.h"
 #include "base/unique_fd.h"
 #include "tracer/child_launch.h"
+#include "tracer/syscalls.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -75,6 +77,25 @@ int open_counter(long id, pid_t pid, bool disabled = false) noexcept {
   return static_cast<int>(::syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
+/// Like open_counter, but disabled until PERF_EVENT_IOC_ENABLE and still inherited: a
+/// filtered counter must not count before its filter is set.
+int open_gated_counter(long id, pid_t pid) noexcept {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_TRACEPOINT;
+  attr.size = sizeof(attr);
+  attr.config = static_cast<__u64>(id);
+  attr.disabled = 1;
+  attr.inherit = 1;
+  return static_cast<int>(::syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+/// The tracepoint id of native syscall `name`: the kernel names some after their
+/// SYSCALL_DEFINE (x86-64's stat is newstat). -1 when it has none: not implemented here.
+long native_tracepoint(const std::string& root, const std::string& name) {
+  const long id = read_id(root, "syscalls/sys_enter_" + tracepoint_name(name));
+  return id >= 0 ? id : read_id(root, "syscalls/sys_enter_new" + name);
+}
+
 std::string open_error(int err) {
   if (err == EACCES || err == EPERM)
     return "perf_event_open: permission denied (tracepoints need root/CAP_PERFMON or "
@@ -100,7 +121,7 @@ std::string perf_counting_unavailable() {
   return {};
 }
 
-PerfCounter::PerfCounter() {
+PerfCounter::PerfCounter(bool foreign_abis) {
   const std::string root = tracefs_root();
   if (root.empty()) {
     unavailable_ = no_tracefs_reason();
@@ -114,6 +135,20 @@ PerfCounter::PerfCounter() {
     // Best effort: if this fails, run() finds out why and reports it.
     if (UniqueFd fd(open_counter(id, 0, true)); fd) keep_registered_.push_back(std::move(fd));
   }
+  raw_enter_id_ = read_id(root, "raw_syscalls/sys_enter");
+  // Each compat counter is looked at on every syscall of the tree: ~0.7 us a call.
+  std::vector<ForeignWriteCall> foreign;
+  if (foreign_abis) foreign = foreign_write_calls();
+  for (ForeignWriteCall& call : foreign) {
+    const long native_id = call.native.empty() ? -1 : native_tracepoint(root, call.native);
+    compat_.push_back({std::move(call.name), call.nr, native_id});
+    if (native_id >= 0)
+      if (UniqueFd fd(open_counter(native_id, 0, true)); fd)
+        keep_registered_.push_back(std::move(fd));
+  }
+  if (!compat_.empty() && raw_enter_id_ >= 0)
+    if (UniqueFd fd(open_counter(raw_enter_id_, 0, true)); fd)
+      keep_registered_.push_back(std::move(fd));
   // Both or neither: they are only ever compared with each other.
   const long fork_id = read_id(root, "sched/sched_process_fork");
   const long exit_id = read_id(root, "sched/sched_process_exit");
@@ -151,6 +186,7 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
   // The child is parked and has made no thread or child yet: inherit covers all it will make.
   std::string why = unavailable_;
   std::vector<UniqueFd> counters = open_counters(pid, why);
+  std::vector<UniqueFd> compat = open_compat_counters(pid, why);
   const std::int64_t start = monotonic_ns();
   hs->gate.store(kGo, std::memory_order_release);
   // Until every descendant is gone: a daemonised grandchild's writes are the command's too,
@@ -162,6 +198,7 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
   if (WIFEXITED(end.status)) result.exit_code = WEXITSTATUS(end.status);
   if (WIFSIGNALED(end.status)) result.term_signal = WTERMSIG(end.status);
   if (why.empty()) read_counts(counters, result, why);
+  if (why.empty()) read_compat_counts(compat, result);
   if (!why.empty()) {
     result.unavailable_reason = why;
     result.syscalls.clear();
@@ -213,6 +250,56 @@ void PerfCounter::read_counts(const std::vector<UniqueFd>& counters, TraceResult
         "credentials (set-user-ID, set-group-ID or unreadable program), so the counts would be "
         "short; use --tracer ptrace",
         forks + 1 - exits, forks + 1);
+}
+
+std::vector<UniqueFd> PerfCounter::open_compat_counters(pid_t pid, std::string& why) const {
+  std::vector<UniqueFd> counters;
+  if (!why.empty() || compat_.empty()) return counters;
+  // Counting them by number needs the raw tracepoint: without it, 0 would be a lie.
+  if (raw_enter_id_ < 0) {
+    why =
+        "no raw_syscalls:sys_enter tracepoint, so i386-ABI calls cannot be counted; use "
+        "--tracer ptrace";
+    return counters;
+  }
+  for (const CompatEvent& e : compat_) {
+    UniqueFd raw(open_gated_counter(raw_enter_id_, pid));
+    const std::string filter = fmt::format("id == {}", e.nr);
+    if (!raw || ::ioctl(raw.get(), PERF_EVENT_IOC_SET_FILTER, filter.c_str()) != 0) {
+      why = open_error(errno);
+      break;
+    }
+    counters.push_back(std::move(raw));
+    counters.emplace_back(e.native_id >= 0 ? open_gated_counter(e.native_id, pid) : -1);
+    if (e.native_id >= 0 && !counters.back()) {
+      why = open_error(errno);
+      break;
+    }
+  }
+  // Enabled together once every filter is set. The parked child makes no call numbered as
+  // one of these meanwhile (sched_yield, getppid), so each pair starts level.
+  for (const UniqueFd& fd : counters) {
+    if (!why.empty()) break;
+    if (fd && ::ioctl(fd.get(), PERF_EVENT_IOC_ENABLE, 0) != 0) why = open_error(errno);
+  }
+  if (!why.empty()) counters.clear();
+  return counters;
+}
+
+void PerfCounter::read_compat_counts(const std::vector<UniqueFd>& counters,
+                                     TraceResult& result) const {
+  auto read_count = [](const UniqueFd& fd) -> std::uint64_t {
+    std::uint64_t count = 0;
+    if (!fd) return 0;
+    if (::read(fd.get(), &count, sizeof count) != static_cast<ssize_t>(sizeof count))
+      throw_errno("read perf counter", errno, kExitRunFailed);
+    return count;
+  };
+  for (std::size_t i = 0; i < compat_.size() && 2 * i + 1 < counters.size(); ++i) {
+    const std::uint64_t raw = read_count(counters[2 * i]);
+    const std::uint64_t native = read_count(counters[2 * i + 1]);
+    if (raw > native) result.syscalls[compat_[i].syscall].calls = raw - native;
+  }
 }
 
 }  // namespace iobench

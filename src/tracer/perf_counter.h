@@ -1,6 +1,7 @@
 // The perf counting backend: the kernel counts the write family with one tracepoint counter
 // per syscall (perf_event_open on sys_enter_<name>), so the child never stops. Exact counts
 // at ~0.1 us per call instead of a ptrace stop's ~4 us; no bytes, times, errors or files.
+// i386-ABI calls are counted too, by number (CompatEvent).
 #pragma once
 
 #include <sys/types.h>
@@ -24,7 +25,8 @@ std::string perf_counting_unavailable();
 class PerfCounter {
  public:
   /// Reads the write family's tracepoint ids now (the parent may allocate; the child not).
-  PerfCounter();
+  /// `foreign_abis`: count i386-ABI calls too (CompatEvent).
+  explicit PerfCounter(bool foreign_abis = true);
 
   /// Forks; the child spins on shared memory (no syscall of the write family) until a counter
   /// per write-family syscall is open on it with inherit (its threads and children count),
@@ -51,8 +53,27 @@ class PerfCounter {
   /// Fills result.syscalls; sets `why` when the lifecycle counters show lost counts.
   void read_counts(const std::vector<tracing::UniqueFd>& counters, TraceResult& result,
                    std::string& why) const;
+  /// For each of compat_, in order: a raw_syscalls:sys_enter counter filtered on its number,
+  /// then one on the native call with that number (an empty fd when none); none, with the
+  /// reason in `why`, when any cannot be opened.
+  std::vector<tracing::UniqueFd> open_compat_counters(pid_t pid, std::string& why) const;
+  /// Adds the non-native ABI's rows ("write (i386)") to result.syscalls.
+  void read_compat_counts(const std::vector<tracing::UniqueFd>& counters,
+                          TraceResult& result) const;
 
   std::vector<Event> events_;
+  /// The write family of a non-native ABI (i386 on x86-64). The per-syscall tracepoints
+  /// ignore such calls (x86's ARCH_TRACE_IGNORE_COMPAT_SYSCALLS); raw_syscalls:sys_enter sees
+  /// every call but tells ABIs apart by nothing but the number. So a call is counted as the
+  /// raw events with its number less the native call with the same number (x86-64's stat
+  /// has i386 write's 4), which the tracepoints count exactly.
+  struct CompatEvent {
+    std::string syscall;  // its row: "write (i386)"
+    int nr;               // its number in its ABI: raw_syscalls' id
+    long native_id;       // the tracepoint of the native call numbered nr; -1: none
+  };
+  std::vector<CompatEvent> compat_;
+  long raw_enter_id_ = -1;  // raw_syscalls:sys_enter
   /// sched_process_fork and sched_process_exit, counted like the write family: a task whose
   /// counters the kernel detached (an exec that changes credentials) misses its exit.
   struct Lifecycle {

@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/unique_fd.h"
+#include "tracer/syscalls.h"
 #include "tracer/untraced_clone.h"
 
 namespace iobench::tracing {
@@ -62,6 +63,17 @@ void add_filter_load_rules(scmp_filter_ctx ctx) {
   }
 }
 
+/// Makes every rule added after this cover each ABI the tracer decodes (syscalls.h): libseccomp
+/// translates a rule's syscall to each ABI's number by name. Without this the filter treats
+/// an i386 call (int $0x80, a 32-bit binary) as of a foreign ABI and lets it through
+/// unstopped, so it was never counted.
+void add_decoded_abis(scmp_filter_ctx ctx) {
+  for (const SyscallAbi& abi : syscall_abis()) {
+    const int rc = ::seccomp_arch_add(ctx, abi.arch);
+    if (rc != -EEXIST) check(rc, "seccomp_arch_add");  // the native ABI is there already
+  }
+}
+
 }  // namespace
 
 SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
@@ -69,9 +81,10 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
   const int write_nr = ::seccomp_syscall_resolve_name("write");
   Ctx ctx(::seccomp_init(trace_all ? SCMP_ACT_TRACE(0) : SCMP_ACT_ALLOW));
   if (!ctx) throw Error("seccomp_init failed");
-  // A foreign-ABI call (i386 int 0x80, x32) is let through untraced rather than killed:
-  // we do not count it, but we must not change what the program does.
+  // A call of an ABI the tracer does not decode (x32, which this tracer's kernels do not
+  // offer) is let through untraced rather than killed: we must not change what the program does.
   check(::seccomp_attr_set(ctx.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW), "seccomp_attr_set");
+  add_decoded_abis(ctx.get());
   if (!trace_all) {
     for (int nr : traced) {
       if (nr == write_nr && untraced_write_fd >= 0) {

@@ -2,9 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <linux/seccomp.h>
 #include <sched.h>
-#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -38,9 +36,8 @@ void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char*
 
 /// A seccomp filter of the program's own could answer our probe before our filter stops it
 /// (an ERRNO outranks a TRACE): such a process is never probed.
-bool loads_filter(long nr, const std::uint64_t* args) {
-  return (nr == SYS_seccomp && args[0] == SECCOMP_SET_MODE_FILTER) ||
-         (nr == SYS_prctl && args[0] == PR_SET_SECCOMP);
+bool loads_filter(const SyscallInfo& sc, const std::uint64_t* args) {
+  return sc.loads_filter_a0 >= 0 && args[0] == static_cast<std::uint64_t>(sc.loads_filter_a0);
 }
 
 }  // namespace
@@ -157,12 +154,10 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
         if (errno == ESRCH) return;
         throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
       }
-      // Another ABI's call (i386 int 0x80) has other numbers: not ours to name or count.
-      const bool native = info.arch == config_.table->native_arch();
-      if (native && info.op == PTRACE_SYSCALL_INFO_EXIT) {
+      // The exit stop carries no number: it belongs to the entry the thread holds.
+      if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
         on_exit(tid, t, info, now_ns);
-      } else if (native &&
-                 (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP)) {
+      } else if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
         on_entry(tid, t, info);
       } else {
         resume(tid, t);
@@ -252,11 +247,19 @@ void TraceSession::forget(pid_t tid) {
 }
 
 void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
-  // Entry and seccomp stops lay out nr and args identically.
+  // Entry and seccomp stops lay out nr and args identically, for every ABI: the kernel
+  // reads i386's ebx, ecx... into args in call order. Each ABI numbers its calls its own
+  // way, so the number is read with the stop's arch (README "What counts as a write").
   const auto nr = static_cast<long>(info.entry.nr);
   const std::uint64_t* args = info.entry.args;
+  const long key = config_.table->key(info.arch, nr);
+  if (key < 0) {  // an ABI we do not decode: the filter lets those through, so no filter here
+    resume(tid, t);
+    return;
+  }
+  const SyscallInfo& sc = config_.table->info(key);
   if (t.probe == Probe::kArmed) {
-    if (nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
+    if (sc.native && nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
       begin_timed_interval(t);
       // From the call's exit stop to here: a resume, a return to user mode and a new entry
       // through the filter to a stop; the other half of what a stop costs the tracee.
@@ -270,8 +273,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     processes_[t.tgid].own_filter = true;
     record(t, t.held, false);
   }
-  if (loads_filter(nr, args)) processes_[t.tgid].own_filter = true;
-  const SyscallInfo& sc = config_.table->info(nr);
+  if (loads_filter(sc, args)) processes_[t.tgid].own_filter = true;
   Process& p = processes_[t.tgid];
   if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
   if (!config_.trace_all && !sc.write_family) {
@@ -280,11 +282,11 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     return;
   }
   const std::string* path = sc.write_family ? file_of(tid, p, sc, args) : nullptr;
-  const TraceTally::Slot slot = tally_.record_call(t.tgid, static_cast<int>(nr), path);
+  const TraceTally::Slot slot = tally_.record_call(t.tgid, static_cast<int>(key), path);
   apply_fd_effect(tid, p, sc.fd_effect, args);  // after the lookup: it names this call's file
   // Count mode, or a call the sample passes over: one stop, nothing more to learn.
   const std::uint32_t weight =
-      config_.mode == TraceMode::kCount ? 0 : tally_.sample(static_cast<int>(nr));
+      config_.mode == TraceMode::kCount ? 0 : tally_.sample(static_cast<int>(key));
   if (weight == 0) {
     resume(tid, t);
     return;
@@ -294,7 +296,8 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   t.slot = slot;
   t.moves_data = sc.moves_data;
   // --trace-all times execve, rt_sigreturn and clone too, whose exit stops resume elsewhere.
-  t.probe_ok = sc.write_family;
+  // The probe's registers are a native write: in an i386 call they would name another call.
+  t.probe_ok = sc.write_family && sc.native;
   t.sample = config_.samples != nullptr && sc.write_family &&
              (sc.fd_arg < 0 || static_cast<int>(args[sc.fd_arg]) != config_.unsampled_fd);
   if (!t.run_delay) t.run_delay = RunDelay(tid);

@@ -36,6 +36,9 @@ struct TracerOptions {
   /// (or any other failure) syscall times are unknown and say why (time_unavailable_reason).
   std::string calibration_dir{};
   TracerBackend backend = TracerBackend::kPtrace;  // kPerf requires mode kCount
+  /// perf: count i386-ABI calls too (perf_counter.h), which costs every call of the tree
+  /// ~0.7 us of CPU. Off only for iobench's own strategies: native code, no i386 call to count.
+  bool foreign_abis = true;
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
@@ -105,5 +108,10 @@ std::vector<std::string_view> write_family_names();
 /// sendfile...), so the tracer can sum bytes; false for io_uring_enter, fsync, ftruncate and
 /// every syscall outside the family, whose bytes are unknown (null), not 0.
 bool moves_data(std::string_view syscall_name) noexcept;
+/// A row's syscall without its ABI: "write" for "write (i386)" (tracer/syscalls.h names the
+/// calls of a non-native ABI so); the name itself for a native call.
+std::string_view syscall_base_name(std::string_view syscall_name) noexcept;
+/// The ABI a row's syscall belongs to: "i386" for "write (i386)", empty for the native one.
+std::string_view syscall_abi(std::string_view syscall_name) noexcept;
 
 }  // namespace iobench

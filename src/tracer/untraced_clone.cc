@@ -15,7 +15,17 @@ namespace iobench::tracing {
 
 namespace {
 
-bool clear_in_register(pid_t tid) noexcept {
+bool clear_in_register(pid_t tid, CloneFlagsAt where) noexcept {
+#if defined(__x86_64__)
+  if (where == CloneFlagsAt::kRegisterI386) {
+    // GETREGS, not GETREGSET: the regset is laid out as the tracee's view (a 32-bit
+    // binary's is user_regs_struct32), GETREGS as the tracer's, with ebx in rbx either way.
+    user_regs_struct regs{};
+    if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return false;
+    regs.rbx &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
+    return ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs) == 0;
+  }
+#endif
 #if defined(__x86_64__) || defined(__aarch64__)
   user_regs_struct regs{};
   iovec iov{&regs, sizeof(regs)};
@@ -24,11 +34,13 @@ bool clear_in_register(pid_t tid) noexcept {
 #if defined(__x86_64__)
   regs.rdi &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
 #else
+  (void)where;
   regs.regs[0] &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
 #endif
   return ::ptrace(PTRACE_SETREGSET, tid, NT_PRSTATUS, &iov) == 0;
 #else
   (void)tid;
+  (void)where;
   return false;
 #endif
 }
@@ -49,8 +61,9 @@ bool clear_in_memory(pid_t tid, std::uint64_t clone_args, std::uint64_t size) no
 }  // namespace
 
 void keep_clone_traced(pid_t tid, CloneFlagsAt where, const std::uint64_t* args) noexcept {
-  if (where == CloneFlagsAt::kRegister && (args[0] & CLONE_UNTRACED) != 0) {
-    clear_in_register(tid);
+  const bool in_register = where == CloneFlagsAt::kRegister || where == CloneFlagsAt::kRegisterI386;
+  if (in_register && (args[0] & CLONE_UNTRACED) != 0) {
+    clear_in_register(tid, where);
   } else if (where == CloneFlagsAt::kMemory) {
     clear_in_memory(tid, args[0], args[1]);
   }

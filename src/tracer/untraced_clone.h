@@ -12,8 +12,9 @@ namespace iobench::tracing {
 /// Where a clone-family call keeps its flags.
 enum class CloneFlagsAt {
   kNone,
-  kRegister,  // clone(flags, ...): the first argument
-  kMemory,    // clone3(struct clone_args*, size): the struct's first field
+  kRegister,      // clone(flags, ...): the first argument
+  kRegisterI386,  // the same from the i386 ABI, whose first argument is in ebx
+  kMemory,        // clone3(struct clone_args*, size): the struct's first field
 };
 
 /// Whether this architecture's first syscall argument can be rewritten here (x86_64 and

@@ -40,12 +40,14 @@ void finish(WriteCount& count, double ci2, const PerSyscall& per) {
 }  // namespace
 
 bool counts_as_write(std::string_view syscall, FdKind kind) noexcept {
+  // By the call, whatever its ABI: "write (i386)" counts as write does.
+  const std::string_view base = syscall_base_name(syscall);
   switch (kind) {
     case FdKind::kFile:
     case FdKind::kUnknown:  // most likely a file: README "What counts as a write"
-      return moves_data(syscall) || syscall == "io_submit";
+      return moves_data(syscall) || base == "io_submit";
     case FdKind::kWritingRing:
-      return syscall == "io_uring_enter";
+      return base == "io_uring_enter";
     default:
       return false;
   }
