@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/interrupt.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "tracer/cpu_follow.h"
@@ -55,6 +56,9 @@ struct SessionConfig {
   std::int64_t residual_ns = 0;      // calibrated: a probed call's cost beyond the probe
   IdleSpinners* spinners = nullptr;  // told of every stop (idle_spinners.h); may be null
   CpuFollow* follow = nullptr;       // told of every stop (cpu_follow.h); may be null
+  /// Ctrl-C as strace does it: the first SIGINT is passed on to the main child and the run
+  /// goes on (session_signals.cc); only a second one stops it. `iobench trace` only.
+  bool command_gets_first_interrupt = false;
 };
 
 class TraceSession {
@@ -162,6 +166,9 @@ class TraceSession {
   void apply_fd_effect(pid_t tid, Process& p, FdEffect effect, const std::uint64_t* args);
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
+  void take_first_interrupt() noexcept;
+  void note_main_signal(const WaitStatus& status);
+  void pass_on_interrupt(pid_t tid);
   void reap_orphaned_zombies() noexcept;
 
   SessionConfig config_;
@@ -184,6 +191,11 @@ class TraceSession {
   std::int64_t main_exit_ns_ = 0;
   std::int64_t main_cpu_ns_ = 0;
   std::vector<std::string> lost_privileges_;
+  // Ctrl-C (session_signals.cc): the held SIGINT, the sender of the main child's last own
+  // SIGINT, and the SIGINT taken from the handler that is still to be passed on.
+  std::optional<FirstInterruptToCommand> first_interrupt_;
+  std::optional<SignalSender> main_sigint_;
+  std::optional<SignalSender> to_pass_on_;
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
   // recycled pid.

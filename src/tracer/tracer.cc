@@ -120,6 +120,7 @@ struct Tracer::Impl {
     std::int64_t overhead_ns = 0;
     std::int64_t residual_ns = 0;
     int unsampled_fd = -1;
+    bool command_gets_first_interrupt = false;  // never for a calibration: it is ours
   };
   /// A finished session's result, before its times are corrected (tally.fill()).
   struct Traced {
@@ -159,6 +160,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   Impl::Hooks hooks;
   hooks.mode = options_.mode;
   hooks.time_all = options_.time_all;
+  hooks.command_gets_first_interrupt = options_.command_gets_first_interrupt;
   const bool timing = options_.mode == TraceMode::kTiming;
   const TracerCalibration before = timing ? calibration() : TracerCalibration{};
   hooks.sleep = SleepRule{before.off_median_ns, before.off_threshold_ns};
@@ -258,7 +260,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   TraceSession session(
       SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
                     hooks.samples, hooks.unsampled_fd, hooks.sleep, hooks.probe, hooks.overhead_ns,
-                    hooks.residual_ns, &spinners, &follow},
+                    hooks.residual_ns, &spinners, &follow, hooks.command_gets_first_interrupt},
       pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });

@@ -35,6 +35,9 @@ struct TracerOptions {
   /// directory being benchmarked; empty means /tmp. /dev/null if neither can be used.
   std::string calibration_dir{};
   TracerBackend backend = TracerBackend::kPtrace;  // kPerf requires mode kCount
+  /// Ctrl-C as strace does it (`iobench trace`, README "Ctrl-C"): the first SIGINT during
+  /// run() is passed on to the program, which may handle it; only a second one interrupts.
+  bool command_gets_first_interrupt = false;
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").

@@ -1,5 +1,7 @@
 #include "tracer/watchdog.h"
 
+#include "base/interrupt.h"
+
 namespace iobench::tracing {
 
 Watchdog::Watchdog(std::optional<std::chrono::nanoseconds> timeout, std::function<void()> on_expire)
@@ -7,6 +9,7 @@ Watchdog::Watchdog(std::optional<std::chrono::nanoseconds> timeout, std::functio
   if (!timeout) return;
   const auto deadline = std::chrono::steady_clock::now() + *timeout;
   thread_ = std::thread([this, deadline] {
+    keep_interrupts_off_this_thread();
     std::unique_lock lock(mutex_);
     if (cv_.wait_until(lock, deadline, [this] { return cancelled_; })) return;
     expired_ = true;
