@@ -105,12 +105,27 @@ class CtrlC : public TracerTest {
     return job;
   }
   std::string file() const { return dir_.file("flushed"); }
-  /// The traced program (iobench's only child) sleeps, waiting for its SIGINT.
-  static bool program_sleeps(const Job& job) {
+  /// Once the program's handler has run and iobench has taken its own SIGINT (it could
+  /// otherwise merge with a later one), tells a `count` program to end: a SIGINT passed on
+  /// twice shows in its exit status.
+  void flushed_then_done(const Job& job) const {
+    EXPECT_TRUE(wait_until([&] { return count_lines(file()) >= 1 + kFlushLines; }))
+        << "the program's handler never ran";
+    EXPECT_TRUE(wait_until([&] { return !sigint_pending(job.pid()); }));
+    std::ofstream(file() + ".done").close();
+  }
+  /// The traced program: iobench's only child.
+  static pid_t program(const Job& job) {
     std::ifstream children("/proc/" + std::to_string(job.pid()) + "/task/" +
                            std::to_string(job.pid()) + "/children");
     pid_t child = 0;
-    return static_cast<bool>(children >> child) && process_state(child) == 'S';
+    children >> child;
+    return child;
+  }
+  /// The traced program sleeps, waiting for its SIGINT.
+  static bool program_sleeps(const Job& job) {
+    const pid_t child = program(job);
+    return child > 0 && process_state(child) == 'S';
   }
   static std::uint64_t write_calls(const Job& job) {
     return nlohmann::json::parse(job.out()).at("write_calls").get<std::uint64_t>();
@@ -122,6 +137,7 @@ class CtrlC : public TracerTest {
 TEST_F(CtrlC, SigintToIobenchAloneReachesTheProgramOnceAndItsWritesCount) {
   auto job = start("count", {"--count-only"});
   ::kill(job->pid(), SIGINT);  // `kill -INT <iobench>`: the program has none of its own
+  flushed_then_done(*job);
   EXPECT_EQ(job->wait(), 1) << "the program's status: the SIGINTs it handled\n" << job->err();
   EXPECT_EQ(count_lines(file()), 1 + kFlushLines) << "its handler ran to the end";
   EXPECT_EQ(write_calls(*job), 1 + kFlushLines) << job->out();
@@ -132,8 +148,22 @@ TEST_F(CtrlC, TerminalCtrlCReachesTheProgramOnceAndItsWritesCount) {
   // Timing mode: the calibrations before and after the program are iobench's own.
   auto job = start("count");
   job->ctrl_c();  // both get one: the program its own, iobench must add none
+  flushed_then_done(*job);
   EXPECT_EQ(job->wait(), 1) << "the program's status: the SIGINTs it handled\n" << job->err();
   EXPECT_EQ(count_lines(file()), 1 + kFlushLines);
+  EXPECT_EQ(write_calls(*job), 1 + kFlushLines) << job->out();
+}
+
+TEST_F(CtrlC, TheProgramsOwnSigintFirstThenIobenchsIsStillOneCtrlC) {
+  // The order a Ctrl-C often lands in: the program takes its SIGINT (a delivery stop the
+  // tracer injects) before iobench's handler runs. Same sender, so the same Ctrl-C.
+  auto job = start("count", {"--count-only"});
+  const pid_t prog = program(*job);
+  ::kill(prog, SIGINT);
+  ASSERT_TRUE(wait_until([&] { return count_lines(file()) == 1 + kFlushLines; }));
+  ::kill(job->pid(), SIGINT);
+  flushed_then_done(*job);
+  EXPECT_EQ(job->wait(), 1) << "the program's status: the SIGINTs it handled\n" << job->err();
   EXPECT_EQ(write_calls(*job), 1 + kFlushLines) << job->out();
 }
 

@@ -1,13 +1,16 @@
 // sigint_flush PATH N MODE: a program that flushes on Ctrl-C. Writes one line to PATH (it is
 // ready), then waits; its SIGINT handler writes N more lines (a write(2) each). MODE:
-//   count  after the first SIGINT, waits 300 ms more (a second one would be counted too),
-//          then exits with the number of SIGINTs it handled: 1 is "exactly one Ctrl-C".
+//   count  after the first SIGINT, waits for PATH.done to exist and 200 ms more (a second
+//          SIGINT would be counted too), then exits with the number of SIGINTs it handled:
+//          1 is "exactly one Ctrl-C".
 //   die    dies of the SIGINT once its handler ran (128 + 2 to a shell).
 //   hang   starts a sleeping child first, then ignores every further SIGINT and sleeps for
 //          ever: only a kill ends the two.
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+
+#include <string>
 
 #include "program_util.h"
 
@@ -58,6 +61,8 @@ int main(int argc, char** argv) {
   } else if (::strcmp(mode, "hang") == 0) {
     for (;;) ::pause();
   }
-  sleep_ms(300);
+  const std::string done = std::string(argv[1]) + ".done";
+  while (::access(done.c_str(), F_OK) != 0) sleep_ms(1);
+  sleep_ms(200);
   return g_handled;
 }
