@@ -161,6 +161,11 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
         if (errno == ESRCH) return;
         throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
       }
+      if (t.refusing && info.op == PTRACE_SYSCALL_INFO_EXIT) {
+        finish_refusal(tid, t);
+        resume(tid, t);
+        return;
+      }
       // Another ABI's call (i386 int 0x80) has other numbers: not ours to name or count.
       const bool native = info.arch == config_.table->native_arch();
       if (native && info.op == PTRACE_SYSCALL_INFO_EXIT) {
@@ -257,6 +262,10 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   // Entry and seccomp stops lay out nr and args identically.
   const auto nr = static_cast<long>(info.entry.nr);
   const std::uint64_t* args = info.entry.args;
+  if (refuse_ptrace_of_us(tid, t, nr, args)) {
+    resume(tid, t);
+    return;
+  }
   if (t.probe == Probe::kArmed) {
     if (nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
       begin_timed_interval(t);

@@ -134,6 +134,7 @@ class TraceSession {
     bool moves_data = false;
     bool sample = false;
     bool probe_ok = false;     // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
+    bool refusing = false;     // a ptrace of ours skipped at its entry, to fail at its exit
     std::uint32_t weight = 0;  // of the call in flight: the calls it stands for
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
@@ -169,6 +170,8 @@ class TraceSession {
   void take_first_interrupt() noexcept;
   void note_main_signal(const WaitStatus& status);
   void pass_on_interrupt(pid_t tid);
+  bool refuse_ptrace_of_us(pid_t tid, Thread& t, long nr, const std::uint64_t* args);
+  void finish_refusal(pid_t tid, Thread& t);
   void reap_orphaned_zombies() noexcept;
 
   SessionConfig config_;

@@ -2,9 +2,17 @@
 // still write (and be counted); iobench reports once the command is gone. A terminal sends
 // SIGINT to the whole foreground process group, so the command may already have its own
 // (a signal-delivery stop, injected like any other): it must then not get a second one.
+// And where the seccomp filter cannot refuse a tracee's ptrace of iobench, the tracer does.
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstddef>
+
+#include "base/error.h"
 #include "tracer/session.h"
 
 namespace iobench::tracing {
@@ -32,6 +40,39 @@ void TraceSession::pass_on_interrupt(pid_t tid) {
   main_sigint_.reset();
   to_pass_on_.reset();
   if (!reached) ::kill(tid, SIGINT);  // our own unreaped child: its pid is still its own
+}
+
+bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, long nr, const std::uint64_t* args) {
+#if defined(__x86_64__)
+  // The filter answers such a call with EPERM (seccomp_filter.cc); without a filter every
+  // call stops here, at its entry, and the tracer answers instead. The pid is the low 32 bits,
+  // as the kernel reads it.
+  if (seccomp_ || nr != SYS_ptrace || args[0] == PTRACE_TRACEME ||
+      static_cast<pid_t>(args[1]) != ::getpid())
+    return false;
+  // orig_rax -1: the kernel skips the call; its exit stop then sets the result.
+  if (::ptrace(PTRACE_POKEUSER, tid, offsetof(struct user, regs.orig_rax), -1L) != 0) {
+    if (errno == ESRCH) return false;
+    throw_errno("PTRACE_POKEUSER", errno, kExitRunFailed);
+  }
+  t.refusing = true;
+  return true;
+#else
+  (void)tid, (void)t, (void)nr, (void)args;
+  return false;
+#endif
+}
+
+void TraceSession::finish_refusal(pid_t tid, Thread& t) {
+  t.refusing = false;
+#if defined(__x86_64__)
+  if (::ptrace(PTRACE_POKEUSER, tid, offsetof(struct user, regs.rax), -static_cast<long>(EPERM)) !=
+          0 &&
+      errno != ESRCH)
+    throw_errno("PTRACE_POKEUSER", errno, kExitRunFailed);
+#else
+  (void)tid;
+#endif
 }
 
 }  // namespace iobench::tracing

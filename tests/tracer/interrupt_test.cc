@@ -2,7 +2,9 @@
 // process group of its own (a foreground job), and a terminal's Ctrl-C is a SIGINT to that
 // whole group. The first one is the traced program's to handle, and what its handler writes
 // is counted; a second one kills the tree. And a program cannot trap iobench with ptrace.
+#include <seccomp.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -200,6 +202,45 @@ TEST_F(CtrlC, AProgramThatPtracesIobenchGetsEpermAndTheRunEnds) {
     EXPECT_EQ(r.status, 0) << mode << ": 1 another errno, 2 it attached, 124 a hang\n" << r.err;
     EXPECT_EQ(r.err, "") << mode;
   }
+}
+
+/// `iobench ARGS` where no seccomp filter can be loaded (EPERM, as some container policies
+/// answer): iobench's filter is refused and its tracer stops on every syscall. Returns the
+/// exit status; stderr into `err`.
+int iobench_without_filters(const std::vector<std::string>& args, const std::string& err) {
+  std::vector<std::string> all{IOBENCH_BIN};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    scmp_filter_ctx ctx = ::seccomp_init(SCMP_ACT_ALLOW);
+    if (ctx == nullptr || ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 0) ||
+        ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+                           SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP)) ||
+        ::seccomp_load(ctx))
+      ::_exit(99);
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 2);
+    ::close_range(3, ~0U, 0);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST_F(CtrlC, WithoutTheFilterTheTracerRefusesThePtraceItself) {
+  TempDir dir;
+  const std::string err = dir.file("err");
+  const int status = iobench_without_filters(
+      {"trace", "--count-only", "--timeout", "30", "--format", "json", "--", PROGRAM_PTRACE_PARENT},
+      err);
+  EXPECT_EQ(status, 0) << "1 another errno, 2 it attached, 124 a hang, 99 no policy\n"
+                       << slurp(err);
+  EXPECT_EQ(slurp(err), "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
 }
 
 }  // namespace
