@@ -77,6 +77,17 @@ void add_ptrace_guard_rule(scmp_filter_ctx ctx, pid_t tracer) {
                            SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffU,
                                    static_cast<scmp_datum_t>(static_cast<std::uint32_t>(tracer)))),
         "seccomp_rule_add");
+  // An attach to one of iobench's other threads (created after the filter) stops, so that
+  // the tracer can refuse it too (session_signals.cc). Under --trace-all every call stops
+  // already (and libseccomp refuses a rule that repeats the default).
+  std::uint32_t default_action = 0;
+  check(::seccomp_attr_get(ctx, SCMP_FLTATR_ACT_DEFAULT, &default_action), "seccomp_attr_get");
+  if (default_action == SCMP_ACT_TRACE(0)) return;
+  for (const long request : {PTRACE_ATTACH, PTRACE_SEIZE}) {
+    check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), ptrace_nr, 1,
+                             SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(request))),
+          "seccomp_rule_add");
+  }
 }
 
 }  // namespace

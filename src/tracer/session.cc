@@ -262,7 +262,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   // Entry and seccomp stops lay out nr and args identically.
   const auto nr = static_cast<long>(info.entry.nr);
   const std::uint64_t* args = info.entry.args;
-  if (refuse_ptrace_of_us(tid, t, nr, args)) {
+  if (refuse_ptrace_of_us(tid, t, info)) {
     resume(tid, t);
     return;
   }

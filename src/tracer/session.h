@@ -170,7 +170,7 @@ class TraceSession {
   void take_first_interrupt() noexcept;
   void note_main_signal(const WaitStatus& status);
   void pass_on_interrupt(pid_t tid);
-  bool refuse_ptrace_of_us(pid_t tid, Thread& t, long nr, const std::uint64_t* args);
+  bool refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
   void finish_refusal(pid_t tid, Thread& t);
   void reap_orphaned_zombies() noexcept;
 

@@ -14,6 +14,7 @@
 
 #include "base/error.h"
 #include "tracer/session.h"
+#include "tracer/task_info.h"
 
 namespace iobench::tracing {
 
@@ -42,23 +43,34 @@ void TraceSession::pass_on_interrupt(pid_t tid) {
   if (!reached) ::kill(tid, SIGINT);  // our own unreaped child: its pid is still its own
 }
 
-bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, long nr, const std::uint64_t* args) {
+bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
 #if defined(__x86_64__)
-  // The filter answers such a call with EPERM (seccomp_filter.cc); without a filter every
-  // call stops here, at its entry, and the tracer answers instead. The pid is the low 32 bits,
-  // as the kernel reads it.
-  if (seccomp_ || nr != SYS_ptrace || args[0] == PTRACE_TRACEME ||
-      static_cast<pid_t>(args[1]) != ::getpid())
-    return false;
-  // orig_rax -1: the kernel skips the call; its exit stop then sets the result.
-  if (::ptrace(PTRACE_POKEUSER, tid, offsetof(struct user, regs.orig_rax), -1L) != 0) {
+  // ptrace naming iobench's pid never gets here with a filter: the filter answers EPERM
+  // (seccomp_filter.cc). What does: an attach to one of iobench's other threads (a watchdog,
+  // a spinner; their ids are not known when the filter is built), or, without a filter,
+  // every call. The kernel reads the pid as its low 32 bits.
+  const std::uint64_t* args = info.entry.args;
+  if (static_cast<long>(info.entry.nr) != SYS_ptrace || args[0] == PTRACE_TRACEME) return false;
+  const auto target = static_cast<pid_t>(args[1]);
+  const bool attach = args[0] == PTRACE_ATTACH || args[0] == PTRACE_SEIZE;
+  if (target != ::getpid() && !(attach && read_task_ids(target).tgid == ::getpid())) return false;
+  user_regs_struct regs{};
+  if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) {
     if (errno == ESRCH) return false;
-    throw_errno("PTRACE_POKEUSER", errno, kExitRunFailed);
+    throw_errno("PTRACE_GETREGS", errno, kExitRunFailed);
   }
-  t.refusing = true;
+  // orig_rax -1: the kernel skips the call. At a seccomp stop the result is then what rax
+  // holds; at a syscall-entry stop (no filter) the exit stop sets it (finish_refusal).
+  regs.orig_rax = static_cast<unsigned long long>(-1);
+  regs.rax = static_cast<unsigned long long>(-static_cast<long long>(EPERM));
+  if (::ptrace(PTRACE_SETREGS, tid, nullptr, &regs) != 0) {
+    if (errno == ESRCH) return false;
+    throw_errno("PTRACE_SETREGS", errno, kExitRunFailed);
+  }
+  t.refusing = info.op == PTRACE_SYSCALL_INFO_ENTRY;
   return true;
 #else
-  (void)tid, (void)t, (void)nr, (void)args;
+  (void)tid, (void)t, (void)info;
   return false;
 #endif
 }

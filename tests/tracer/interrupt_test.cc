@@ -196,11 +196,14 @@ TEST_F(CtrlC, ASecondCtrlCKillsTheTreeAndLeavesNothing) {
 TEST_F(CtrlC, AProgramThatPtracesIobenchGetsEpermAndTheRunEnds) {
   // As root, CAP_SYS_PTRACE would let it attach; the filter answers EPERM first.
   // --timeout: a broken guard must fail the test, not hang it.
+  // It also tries iobench's other threads: --timeout's watchdog is one.
+  TempDir dir;
   for (const char* mode : {"--count-only", "--trace-all"}) {
     const auto r = testing::iobench(
-        {"trace", mode, "--timeout", "30", "--format", "json", "--", PROGRAM_PTRACE_PARENT});
+        {"trace", mode, "--timeout", "30", "-o", dir.file("report"), "--", PROGRAM_PTRACE_PARENT});
     EXPECT_EQ(r.status, 0) << mode << ": 1 another errno, 2 it attached, 124 a hang\n" << r.err;
     EXPECT_EQ(r.err, "") << mode;
+    EXPECT_GE(std::atoi(r.out.c_str()), 1) << mode << ": iobench's threads it tried: " << r.out;
   }
 }
 
@@ -235,9 +238,9 @@ int iobench_without_filters(const std::vector<std::string>& args, const std::str
 TEST_F(CtrlC, WithoutTheFilterTheTracerRefusesThePtraceItself) {
   TempDir dir;
   const std::string err = dir.file("err");
-  const int status = iobench_without_filters(
-      {"trace", "--count-only", "--timeout", "30", "--format", "json", "--", PROGRAM_PTRACE_PARENT},
-      err);
+  const int status = iobench_without_filters({"trace", "--count-only", "--timeout", "30", "-o",
+                                              dir.file("report"), "--", PROGRAM_PTRACE_PARENT},
+                                             err);
   EXPECT_EQ(status, 0) << "1 another errno, 2 it attached, 124 a hang, 99 no policy\n"
                        << slurp(err);
   EXPECT_EQ(slurp(err), "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
