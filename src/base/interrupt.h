@@ -1,7 +1,12 @@
 // SIGINT/SIGTERM handling. The handler only records the signal (all it may safely do); the
 // blocking waits in the runner and the tracer see EINTR, kill their children, and throw
 // Interrupted, so destructors remove the private directory on the way out to main.
+// The one exception is Ctrl-C under `iobench trace` (FirstInterruptToCommand, below).
 #pragma once
+
+#include <sys/types.h>
+
+#include <optional>
 
 #include "base/error.h"
 
@@ -14,8 +19,41 @@ void install_interrupt_handlers();
 /// Undoes the SIG_IGN dispositions above, before a user's command is run.
 void restore_default_signals();
 
+/// For a helper thread (a watchdog, a spinner), first thing: SIGINT, SIGTERM and SIGHUP are
+/// then always handled on the thread whose blocking wait they must interrupt.
+void keep_interrupts_off_this_thread() noexcept;
+
 /// The signal that asked us to stop, or 0.
 int interrupt_signal() noexcept;
+
+/// Who sent a signal (siginfo's si_code and si_pid): a terminal's Ctrl-C is SI_KERNEL from
+/// pid 0, a kill(2) is SI_USER from its caller. One Ctrl-C to a process group reaches every
+/// member with the same sender.
+struct SignalSender {
+  int code = 0;
+  pid_t pid = 0;
+  bool operator==(const SignalSender&) const = default;
+};
+
+/// Ctrl-C as strace does it (README "Ctrl-C"): while a scope lives, the first SIGINT belongs
+/// to the traced command. It is held for the tracer to pass on (take()), and does not ask
+/// iobench to stop; a second SIGINT does, as ever. SIGTERM and SIGHUP are unchanged.
+/// One scope at a time, made and used on the thread that traces `command`.
+class FirstInterruptToCommand {
+ public:
+  /// `command` is the traced command's main process. The handler PTRACE_INTERRUPTs it: the
+  /// tracer, blocked in waitpid, hears of the held SIGINT at the command's next stop, even
+  /// when the signal landed just before it blocked and the command sleeps.
+  explicit FirstInterruptToCommand(pid_t command) noexcept;
+  ~FirstInterruptToCommand();
+  FirstInterruptToCommand(const FirstInterruptToCommand&) = delete;
+  FirstInterruptToCommand& operator=(const FirstInterruptToCommand&) = delete;
+
+  /// The held SIGINT's sender, once; nullopt when none is held (or it was taken).
+  std::optional<SignalSender> take() noexcept;
+  /// The command is gone: from now on the first SIGINT asks iobench to stop, as any other.
+  void command_ended() noexcept;
+};
 
 /// Thrown when a run was interrupted; main exits with 128 + signal.
 class Interrupted : public Error {

@@ -63,7 +63,11 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
     // As a shell does: 127 when the file or its #! interpreter is missing, 126 otherwise.
     return err == ENOENT || err == ENOTDIR ? 127 : 126;
   };
-  rep.trace = make_counting_backend(o.tracer)->run(exec_command, o.timeout);
+  // Ctrl-C as strace does it (README "Ctrl-C"): the first is the command's to handle, and
+  // its handler's writes are counted; a second one interrupts iobench.
+  TracerOptions tracer = o.tracer;
+  tracer.command_gets_first_interrupt = true;
+  rep.trace = make_counting_backend(tracer)->run(exec_command, o.timeout);
   return exec_errno ? *exec_errno.get() : 0;
 }
 

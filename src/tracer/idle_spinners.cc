@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include "base/interrupt.h"
 #include "base/monotonic_clock.h"
 #include "tracer/cpu_pin.h"
 
@@ -47,6 +48,7 @@ IdleSpinners::~IdleSpinners() {
 }
 
 void IdleSpinners::spin(Shared& s, int cpu) noexcept {
+  keep_interrupts_off_this_thread();
   // Without its CPU or the idle policy a spinner would compete with the program: give up.
   if (!pin_thread_to(cpu)) return;
   const sched_param param{};

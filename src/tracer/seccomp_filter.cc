@@ -5,10 +5,12 @@
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <memory>
 
 #include "base/error.h"
@@ -74,6 +76,32 @@ void add_decoded_abis(scmp_filter_ctx ctx) {
   }
 }
 
+/// A tracee must not trap its tracer: one that attached to iobench would stop it at its next
+/// signal, and each would wait for the other for ever. So ptrace naming iobench's pid fails
+/// with EPERM, for root too (PR_SET_DUMPABLE would stop only callers without
+/// CAP_SYS_PTRACE). PTRACE_TRACEME names no pid and is let through. The kernel reads the pid
+/// as a 32-bit pid_t: the bits above are masked off, so they cannot smuggle the pid past us.
+void add_ptrace_guard_rule(scmp_filter_ctx ctx, pid_t tracer) {
+  const int ptrace_nr = ::seccomp_syscall_resolve_name("ptrace");
+  if (ptrace_nr < 0) return;
+  check(::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), ptrace_nr, 2,
+                           SCMP_A0(SCMP_CMP_NE, PTRACE_TRACEME),
+                           SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffU,
+                                   static_cast<scmp_datum_t>(static_cast<std::uint32_t>(tracer)))),
+        "seccomp_rule_add");
+  // An attach to one of iobench's other threads (created after the filter) stops, so that
+  // the tracer can refuse it too (session_signals.cc). Under --trace-all every call stops
+  // already (and libseccomp refuses a rule that repeats the default).
+  std::uint32_t default_action = 0;
+  check(::seccomp_attr_get(ctx, SCMP_FLTATR_ACT_DEFAULT, &default_action), "seccomp_attr_get");
+  if (default_action == SCMP_ACT_TRACE(0)) return;
+  for (const long request : {PTRACE_ATTACH, PTRACE_SEIZE}) {
+    check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), ptrace_nr, 1,
+                             SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(request))),
+          "seccomp_rule_add");
+  }
+}
+
 }  // namespace
 
 SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
@@ -103,6 +131,7 @@ SeccompFilter::SeccompFilter(const std::vector<int>& traced, bool trace_all,
                              SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(untraced_write_fd))),
           "seccomp_rule_add");
   }
+  add_ptrace_guard_rule(ctx.get(), ::getpid());  // the process that builds it is the tracer
 
   // libseccomp 2.5 can only export to an fd; a memfd keeps the program off the filesystem.
   UniqueFd fd(::memfd_create("iobench-seccomp", MFD_CLOEXEC));

@@ -14,7 +14,8 @@ class SeccompFilter {
   /// SECCOMP_RET_TRACE for `traced` (or for everything when trace_all), ALLOW otherwise,
   /// so calls we do not count cost the tracee nothing. Calibration alone passes an
   /// `untraced_write_fd`: write(2) on that fd is let through, so the same call can be timed
-  /// traced and untraced side by side. Throws Error.
+  /// traced and untraced side by side. ptrace(2) naming the calling process (the tracer)
+  /// fails with EPERM: no tracee can trap its tracer. Throws Error.
   SeccompFilter(const std::vector<int>& traced, bool trace_all, int untraced_write_fd = -1);
 
   /// Child side, async-signal-safe. Returns 0 or the errno of the refusal. Sets

@@ -105,6 +105,7 @@ void TraceSession::reap_orphaned_zombies() noexcept {
 }
 
 void TraceSession::run() {
+  if (config_.command_gets_first_interrupt) first_interrupt_.emplace(main_pid_);
   while (!threads_.empty()) {
     int raw = 0;
     struct rusage usage {};
@@ -113,6 +114,8 @@ void TraceSession::run() {
     // Read the clock first: for an exit stop this closes the timed interval.
     const std::int64_t now = monotonic_ns();
     if (config_.spinners != nullptr) config_.spinners->touch();
+    // Before the stop is handled: the stop may be the one the held SIGINT's handler asked for.
+    take_first_interrupt();
     if (tid < 0) {
       if (errno == EINTR) {
         throw_if_interrupted();  // SIGINT/SIGTERM: the destructor kills the tree
@@ -138,9 +141,16 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
       main_status_ = status;
       main_exit_ns_ = now_ns;
       main_cpu_ns_ = to_ns(usage.ru_utime) + to_ns(usage.ru_stime);
+      // What it left behind is not the command: a Ctrl-C now stops the run at once.
+      if (first_interrupt_) first_interrupt_->command_ended();
+      to_pass_on_.reset();
     }
     forget(tid);
     return;
+  }
+  if (tid == main_pid_ && first_interrupt_) {
+    note_main_signal(status);
+    if (to_pass_on_) pass_on_interrupt(tid);
   }
   auto it = threads_.find(tid);
   // A new tracee's first stop can come before its creator's fork/clone event.
@@ -153,6 +163,11 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
       if (::ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0) {
         if (errno == ESRCH) return;
         throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
+      }
+      if (t.refusing && info.op == PTRACE_SYSCALL_INFO_EXIT) {
+        finish_refusal(tid, t);
+        resume(tid, t);
+        return;
       }
       // The exit stop carries no number: it belongs to the entry the thread holds.
       if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
@@ -252,6 +267,10 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   // way, so the number is read with the stop's arch (README "What counts as a write").
   const auto nr = static_cast<long>(info.entry.nr);
   const std::uint64_t* args = info.entry.args;
+  if (refuse_ptrace_of_us(tid, t, info)) {
+    resume(tid, t);
+    return;
+  }
   const long key = config_.table->key(info.arch, nr);
   if (key < 0) {  // an ABI we do not decode: the filter lets those through, so no filter here
     resume(tid, t);

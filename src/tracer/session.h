@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/interrupt.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "tracer/cpu_follow.h"
@@ -56,6 +57,9 @@ struct SessionConfig {
   std::int64_t residual_ns = 0;      // calibrated: a probed call's cost beyond the probe
   IdleSpinners* spinners = nullptr;  // told of every stop (idle_spinners.h); may be null
   CpuFollow* follow = nullptr;       // told of every stop (cpu_follow.h); may be null
+  /// Ctrl-C as strace does it: the first SIGINT is passed on to the main child and the run
+  /// goes on (session_signals.cc); only a second one stops it. `iobench trace` only.
+  bool command_gets_first_interrupt = false;
 };
 
 class TraceSession {
@@ -131,6 +135,7 @@ class TraceSession {
     bool moves_data = false;
     bool sample = false;
     bool probe_ok = false;     // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
+    bool refusing = false;     // a ptrace of ours skipped at its entry, to fail at its exit
     std::uint32_t weight = 0;  // of the call in flight: the calls it stands for
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
@@ -166,6 +171,11 @@ class TraceSession {
   void apply_fd_effect(pid_t tid, Process& p, FdEffect effect, const std::uint64_t* args);
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
+  void take_first_interrupt() noexcept;
+  void note_main_signal(const WaitStatus& status);
+  void pass_on_interrupt(pid_t tid);
+  bool refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  void finish_refusal(pid_t tid, Thread& t);
   void reap_orphaned_zombies() noexcept;
 
   SessionConfig config_;
@@ -191,6 +201,11 @@ class TraceSession {
   std::vector<FileId> streams_ = standard_streams();  // the main child inherits them at fork
   std::set<FileId> writing_rings_;  // rings seen submitting a write to a file, any process's
   std::string key_;                 // file_of()'s answer when it is not a cached one
+  // Ctrl-C (session_signals.cc): the held SIGINT, the sender of the main child's last own
+  // SIGINT, and the SIGINT taken from the handler that is still to be passed on.
+  std::optional<FirstInterruptToCommand> first_interrupt_;
+  std::optional<SignalSender> main_sigint_;
+  std::optional<SignalSender> to_pass_on_;
 
   // Shared with the watchdog: one pidfd per traced process, so a kill can never hit a
   // recycled pid.

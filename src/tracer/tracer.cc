@@ -140,6 +140,7 @@ struct Tracer::Impl {
     std::int64_t residual_ns = 0;
     int unsampled_fd = -1;
     const char* purpose = "the traced run";  // what a failed fork was for
+    bool command_gets_first_interrupt = false;  // never for a calibration: it is ours
   };
   /// A finished session's result, before its times are corrected (tally.fill()).
   struct Traced {
@@ -184,6 +185,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   Impl::Hooks hooks;
   hooks.mode = options_.mode;
   hooks.time_all = options_.time_all;
+  hooks.command_gets_first_interrupt = options_.command_gets_first_interrupt;
   const bool timing = options_.mode == TraceMode::kTiming;
   if (timing) impl_->ensure_calibrated();
   const TracerCalibration before = timing ? impl_->latest() : TracerCalibration{};
@@ -300,7 +302,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   TraceSession session(
       SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
                     hooks.samples, hooks.unsampled_fd, hooks.sleep, hooks.probe, hooks.overhead_ns,
-                    hooks.residual_ns, &spinners, &follow},
+                    hooks.residual_ns, &spinners, &follow, hooks.command_gets_first_interrupt},
       pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });

@@ -39,6 +39,9 @@ struct TracerOptions {
   /// perf: count i386-ABI calls too (perf_counter.h), which costs every call of the tree
   /// ~0.7 us of CPU. Off only for iobench's own strategies: native code, no i386 call to count.
   bool foreign_abis = true;
+  /// Ctrl-C as strace does it (`iobench trace`, README "Ctrl-C"): the first SIGINT during
+  /// run() is passed on to the program, which may handle it; only a second one interrupts.
+  bool command_gets_first_interrupt = false;
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").

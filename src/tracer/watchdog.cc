@@ -2,6 +2,7 @@
 
 #include <system_error>
 
+#include "base/interrupt.h"
 #include "base/process.h"
 
 namespace iobench::tracing {
@@ -12,6 +13,7 @@ Watchdog::Watchdog(std::optional<std::chrono::nanoseconds> timeout, std::functio
   const auto deadline = std::chrono::steady_clock::now() + *timeout;
   try {
     thread_ = std::thread([this, deadline] {
+      keep_interrupts_off_this_thread();
       std::unique_lock lock(mutex_);
       if (cv_.wait_until(lock, deadline, [this] { return cancelled_; })) return;
       expired_ = true;

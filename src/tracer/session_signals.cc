@@ -1,0 +1,92 @@
+// Ctrl-C as strace does it: the first SIGINT goes to the traced command, whose handler may
+// still write (and be counted); iobench reports once the command is gone. A terminal sends
+// SIGINT to the whole foreground process group, so the command may already have its own
+// (a signal-delivery stop, injected like any other): it must then not get a second one.
+// And where the seccomp filter cannot refuse a tracee's ptrace of iobench, the tracer does.
+#include <linux/audit.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+
+#include "base/error.h"
+#include "tracer/session.h"
+#include "tracer/task_info.h"
+
+namespace iobench::tracing {
+
+void TraceSession::take_first_interrupt() noexcept {
+  if (!first_interrupt_) return;
+  if (auto sender = first_interrupt_->take()) to_pass_on_ = sender;
+}
+
+void TraceSession::note_main_signal(const WaitStatus& status) {
+  if (status.kind() != WaitStatus::Kind::kSignalDeliveryStop || status.stop_signal() != SIGINT)
+    return;
+  siginfo_t info{};
+  if (::ptrace(PTRACE_GETSIGINFO, main_pid_, nullptr, &info) != 0) return;
+  main_sigint_ = SignalSender{info.si_code, info.si_pid};
+}
+
+void TraceSession::pass_on_interrupt(pid_t tid) {
+  // The main child is stopped (the handler's PTRACE_INTERRUPT makes sure it stops soon), so
+  // every SIGINT it has taken has shown as a delivery stop by now, and none is taken while
+  // we decide. One from the same sender as ours is the same Ctrl-C: the group's. Otherwise
+  // it gets ours; one still pending (the group's, not yet taken) absorbs it, since a
+  // standard signal is queued once.
+  const bool reached = main_sigint_.has_value() && *main_sigint_ == *to_pass_on_;
+  main_sigint_.reset();
+  to_pass_on_.reset();
+  if (!reached) ::kill(tid, SIGINT);  // our own unreaped child: its pid is still its own
+}
+
+bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
+#if defined(__x86_64__)
+  // ptrace naming iobench's pid never gets here with a filter: the filter answers EPERM
+  // (seccomp_filter.cc). What does: an attach to one of iobench's other threads (a watchdog,
+  // a spinner; their ids are not known when the filter is built), or, without a filter,
+  // every call. The kernel reads the pid as its low 32 bits.
+  const std::uint64_t* args = info.entry.args;
+  if (info.arch != AUDIT_ARCH_X86_64) return false;  // i386 numbers its calls otherwise
+  if (static_cast<long>(info.entry.nr) != SYS_ptrace || args[0] == PTRACE_TRACEME) return false;
+  const auto target = static_cast<pid_t>(args[1]);
+  const bool attach = args[0] == PTRACE_ATTACH || args[0] == PTRACE_SEIZE;
+  if (target != ::getpid() && !(attach && read_task_ids(target).tgid == ::getpid())) return false;
+  user_regs_struct regs{};
+  if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) {
+    if (errno == ESRCH) return false;
+    throw_errno("PTRACE_GETREGS", errno, kExitRunFailed);
+  }
+  // orig_rax -1: the kernel skips the call. At a seccomp stop the result is then what rax
+  // holds; at a syscall-entry stop (no filter) the exit stop sets it (finish_refusal).
+  regs.orig_rax = static_cast<unsigned long long>(-1);
+  regs.rax = static_cast<unsigned long long>(-static_cast<long long>(EPERM));
+  if (::ptrace(PTRACE_SETREGS, tid, nullptr, &regs) != 0) {
+    if (errno == ESRCH) return false;
+    throw_errno("PTRACE_SETREGS", errno, kExitRunFailed);
+  }
+  t.refusing = info.op == PTRACE_SYSCALL_INFO_ENTRY;
+  return true;
+#else
+  (void)tid, (void)t, (void)info;
+  return false;
+#endif
+}
+
+void TraceSession::finish_refusal(pid_t tid, Thread& t) {
+  t.refusing = false;
+#if defined(__x86_64__)
+  if (::ptrace(PTRACE_POKEUSER, tid, offsetof(struct user, regs.rax), -static_cast<long>(EPERM)) !=
+          0 &&
+      errno != ESRCH)
+    throw_errno("PTRACE_POKEUSER", errno, kExitRunFailed);
+#else
+  (void)tid;
+#endif
+}
+
+}  // namespace iobench::tracing
