@@ -155,7 +155,9 @@ TEST(OutputTargets, AnotherUsersFileKeepsItsModeAndOwner) {
 TEST(OutputTargets, AHardLinkedFileIsWrittenInPlaceAndKeepsItsLinks) {
   ScratchDir out;
   const std::string a = out.path() + "/a.txt", b = out.path() + "/b.txt";
-  write_text(a, "old old old old old old old old old old old old old old old old old\n", 0640);
+  std::string old;  // longer than the report: a write without truncation would leave some
+  for (int i = 0; i < 1000; ++i) old += "old\n";
+  write_text(a, old, 0640);
   ASSERT_EQ(::link(a.c_str(), b.c_str()), 0);
   const ino_t inode = stat_of(a).st_ino;
   ProcessOutput r = iobench({"trace", "-o", a, "--", "/bin/true"});
