@@ -37,18 +37,18 @@ int run(int argc, char** argv) {
   Command cmd = parse_command_line(argc, argv);
   if (auto* help = std::get_if<HelpCommand>(&cmd)) {
     write_stdout(help->text);
-    return kExitOk;
+    return output_exit_status(kExitOk);
   }
   if (std::holds_alternative<VersionCommand>(cmd)) {
     write_stdout(fmt::format("iobench {} ({})\n", IOBENCH_VERSION, IOBENCH_BUILD_TYPE));
-    return kExitOk;
+    return output_exit_status(kExitOk);
   }
   if (std::holds_alternative<ListCommand>(cmd)) {
     std::string out;
     for (const Strategy* s : all_strategies())
       out += fmt::format("{:<18} {}\n", s->name, s->description);
     write_stdout(out);
-    return kExitOk;
+    return output_exit_status(kExitOk);
   }
   if (auto* trace = std::get_if<TraceCommandOptions>(&cmd)) return run_trace(*trace);
   if (auto* sweep = std::get_if<SweepOptions>(&cmd)) return run_sweep(*sweep);

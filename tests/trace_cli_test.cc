@@ -42,7 +42,7 @@ TEST(TraceArgv, EveryFormOfTraceHandsTheCommandItsArgvExactly) {
       {"trace", "--count-only", "--no-pin", "--"},
       {"trace", "--per-process", "--expect", "write==1", "--timeout", "60"},
       {"trace", "--format=json", "-o", report, "--"},
-      {"trace", "--output=" + report, "--export-json", report},
+      {"trace", "--output=" + report, "--export-json", report + ".also"},  // one file each
   };
   for (const auto& form : forms) {
     ProcessOutput r = iobench(with_command(form));

@@ -9,11 +9,12 @@ namespace iobench {
 
 /// Exit statuses (README "Exit status").
 enum ExitStatus : int {
-  kExitOk = 0,           // all measured (unsupported rows are fine)
-  kExitCheckFailed = 1,  // an expectation or a baseline failed
-  kExitUsage = 2,        // bad usage or unusable environment, found before anything ran
-  kExitRunFailed = 3,    // some strategies failed while running
-  kExitTimedOut = 124,   // iobench trace: --timeout killed the command (as timeout(1) exits)
+  kExitOk = 0,            // all measured (unsupported rows are fine)
+  kExitCheckFailed = 1,   // an expectation or a baseline failed
+  kExitUsage = 2,         // bad usage or unusable environment, found before anything ran
+  kExitRunFailed = 3,     // some strategies failed while running
+  kExitOutputFailed = 4,  // an output (stdout, trace -o, an export) could not be written
+  kExitTimedOut = 124,    // iobench trace: --timeout killed the command (as timeout(1) exits)
 };
 
 class Error : public std::runtime_error {

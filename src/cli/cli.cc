@@ -120,6 +120,9 @@ BenchOptions BenchFlags::options() const {
   o.dir = o.dirs.front();
   check_.apply(o);
   output_.check_files();
+  std::vector<OutputPath> files = output_.files();
+  for (OutputPath& f : check_.files()) files.push_back(std::move(f));
+  check_distinct_outputs(files);
   for (const std::string& d : o.dirs) {
     check_dir(d);
     check_space(d, expected_bytes(o.params), keep_ ? o.strategies.size() : 1);

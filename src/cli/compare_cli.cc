@@ -142,6 +142,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.tracer = f.tracer.options(o.trace, false, /*program=*/true);
   o.commands = parse_commands(f);
   f.output.check_files();
+  check_distinct_outputs(f.output.files());
   return o;
 }
 

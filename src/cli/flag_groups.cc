@@ -54,6 +54,20 @@ void check_output_files(std::initializer_list<std::pair<const char*, const std::
     if (!path->empty()) check_output_file(flag, *path);
 }
 
+void check_distinct_outputs(const std::vector<OutputPath>& files) {
+  std::vector<std::pair<std::string, const OutputPath*>> seen;  // identity, its flag
+  for (const OutputPath& file : files) {
+    if (file.second.empty()) continue;
+    const std::string id = output_identity(file.second);
+    if (id.empty()) continue;  // a stream: several outputs may go there
+    for (const auto& [other_id, other] : seen)
+      if (other_id == id)
+        throw Error(fmt::format("{} {} and {} {} would write the same file; give each its own",
+                                other->first, other->second, file.first, file.second));
+    seen.emplace_back(id, &file);
+  }
+}
+
 Error usage_error(const CLI::ParseError& e, const std::string& prefix) {
   const std::string what = e.what();
   return Error(prefix + (what.empty() ? "bad command line" : what));
@@ -110,6 +124,13 @@ void OutputFlags::check_files() const {
   if (!plot.empty()) check_plot_option(plot);
 }
 
+std::vector<OutputPath> OutputFlags::files() const {
+  return {{"--export-json", export_json},
+          {"--export-csv", export_csv},
+          {"--export-markdown", export_markdown},
+          {"--plot", plot}};
+}
+
 void CheckFlags::add(CLI::App& app) {
   const char* expect_help = trace_ ? "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL"
                                    : "[STRATEGY.]METRIC OP VALUE, e.g. "
@@ -130,6 +151,10 @@ void CheckFlags::add(CLI::App& app) {
 
 void CheckFlags::check_files() const {
   check_output_files({{"--export-junit", &export_junit_}, {"--save-baseline", &save_baseline_}});
+}
+
+std::vector<OutputPath> CheckFlags::files() const {
+  return {{"--export-junit", export_junit_}, {"--save-baseline", save_baseline_}};
 }
 
 std::vector<Expectation> CheckFlags::expectations(const std::vector<const Strategy*>& strategies,

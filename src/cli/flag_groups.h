@@ -32,6 +32,15 @@ void use_last_value(CLI::App& app);
 /// writing now (report/output_file.h): a bad path is a usage error before anything ran.
 void check_output_files(std::initializer_list<std::pair<const char*, const std::string*>> files);
 
+/// One output flag and its file (an empty file: not asked for).
+using OutputPath = std::pair<const char*, std::string>;
+
+/// Refuses (exit 2, before anything runs) two flags of `files` that would write one file:
+/// the same existing regular file (by st_dev and st_ino, so through a symlink or hard link
+/// too) or the same new name. Devices, FIFOs and /dev/stdout may take several outputs.
+/// After check_output_files: each path must already be known to be writable.
+void check_distinct_outputs(const std::vector<OutputPath>& files);
+
 /// A CLI11 parse error as iobench's one line, `prefix` (e.g. "compare: ") first.
 Error usage_error(const CLI::ParseError& e, const std::string& prefix = "");
 
@@ -79,6 +88,8 @@ struct OutputFlags {
   /// Checks every output file (and gnuplot for --plot) now: a bad path is a usage error
   /// before minutes of measuring, not a failure after them.
   void check_files() const;
+  /// Every output file flag of this group with its value, for check_distinct_outputs.
+  std::vector<OutputPath> files() const;
   /// Validates the values into the presentation fields BenchOptions and CompareOptions share.
   template <class Options>
   void apply(Options& o) const {
@@ -107,6 +118,8 @@ class CheckFlags {
   const std::string& export_junit() const { return export_junit_; }
   /// Checks --export-junit and --save-baseline for writing now (as OutputFlags::check_files).
   void check_files() const;
+  /// --export-junit and --save-baseline with their values, for check_distinct_outputs.
+  std::vector<OutputPath> files() const;
   /// The bench run's checks: expectations, JUnit file and baselines into o (after
   /// o.strategies, o.dirs and o.tracer are set).
   void apply(BenchOptions& o) const;

@@ -48,6 +48,9 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
   o.export_junit = check_.export_junit();
   check_output_files({{"--output", &o.output}, {"--export-json", &o.export_json}});
   check_.check_files();
+  std::vector<OutputPath> files = {{"--output", o.output}, {"--export-json", o.export_json}};
+  for (OutputPath& f : check_.files()) files.push_back(std::move(f));
+  check_distinct_outputs(files);
   return o;
 }
 

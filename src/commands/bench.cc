@@ -34,7 +34,7 @@ bool report_baseline(const Baseline& baseline, const BenchOptions& o, const Benc
   if (o.format == OutputFormat::kTable)
     write_stdout(text);
   else
-    std::fputs(text.c_str(), stderr);
+    write_stderr(text);
   for (const auto& d : cmp.diffs)
     if (d.regression)
       fmt::print(stderr, "iobench: regression: {}\n",  // the names come from the baseline file
@@ -77,7 +77,8 @@ int run_bench(const BenchOptions& o) {
     });
   }
   live.clear();
-  if (!o.save_baseline.empty()) write_file_atomically(o.save_baseline, render_json(rep));
+  if (!o.save_baseline.empty())
+    write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();
   write_stdout(render_by_dir(o.format, rep));
   write_comparison_plot(o, rep);
@@ -92,8 +93,8 @@ int run_bench(const BenchOptions& o) {
   if (baseline && !report_baseline(*baseline, o, rep, junit)) status = kExitCheckFailed;
   // Written whatever the verdicts: a failed check is exactly what a CI dashboard must show.
   if (!o.export_junit.empty())
-    write_file_atomically(o.export_junit, render_junit("iobench", junit), "--export-junit: ");
-  return status;
+    write_output(o.export_junit, render_junit("iobench", junit), "--export-junit: ");
+  return output_exit_status(status);  // 4 when a file or stdout could not be written
 }
 
 }  // namespace iobench

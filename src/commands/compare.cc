@@ -70,8 +70,8 @@ int run_compare(const CompareOptions& o) {
   write_stdout(render(o.format, rep));
   if (!o.plot.empty()) write_plot(o.plot, comparison_plot_script(rep));
   for (const auto& r : rep.results)
-    if (r.status != ResultStatus::kOk) return kExitRunFailed;
-  return kExitOk;
+    if (r.status != ResultStatus::kOk) return output_exit_status(kExitRunFailed);
+  return output_exit_status(kExitOk);
 }
 
 }  // namespace iobench

@@ -78,8 +78,8 @@ int run_sweep(const SweepOptions& s) {
   for (const SweepReport& rep : reps)
     for (const auto& p : rep.points)
       if (p.result.status == ResultStatus::kFailed || p.result.status == ResultStatus::kTimeout)
-        return kExitRunFailed;
-  return kExitOk;
+        return output_exit_status(kExitRunFailed);
+  return output_exit_status(kExitOk);
 }
 
 }  // namespace iobench

@@ -101,27 +101,27 @@ int run_trace(const TraceCommandOptions& o) {
   if (json || exec_errno == 0) {
     const std::string text = render(o.format, rep);
     if (!o.output.empty())
-      write_file_atomically(o.output, text, "--output: ");
+      write_output(o.output, text, "--output: ");
     else if (json)
       write_stdout(text);
     else
-      std::fputs(text.c_str(), stderr);
+      write_stderr(text);
   }
   if (!o.export_json.empty())
-    write_file_atomically(o.export_json, render_trace_json(rep), "--export-json: ");
+    write_output(o.export_json, render_trace_json(rep), "--export-json: ");
   std::vector<ExpectationOutcome> verdicts;
   if (exec_errno == 0) verdicts = check_expectations(o.expectations, rep.trace);
   const bool passed = report_expectations(verdicts, false);
   if (!o.export_junit.empty())
-    write_file_atomically(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
-                          "--export-junit: ");
+    write_output(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
+                 "--export-junit: ");
   if (!rep.error.empty())
     fmt::print(stderr, "iobench: error: trace: {}\n", escape_text(rep.error));  // names the command
   if (exec_errno == 0 && rep.trace.timed_out) return kExitTimedOut;
-  // The command's own failure takes priority over a failed expectation.
+  // The command's own failure takes priority over a failed expectation or a lost output.
   if (rep.trace.term_signal) return 128 + rep.trace.term_signal;
   if (rep.trace.exit_code != 0) return rep.trace.exit_code;
-  return passed ? kExitOk : kExitCheckFailed;
+  return output_exit_status(passed ? kExitOk : kExitCheckFailed);
 }
 
 }  // namespace iobench

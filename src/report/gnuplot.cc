@@ -145,7 +145,7 @@ std::string run_gnuplot(const std::string& script) {
 
 void write_plot(const std::string& path, const std::string& script) {
   const std::string svg = run_gnuplot(script);
-  write_file_atomically(path, svg, "--plot: ");
+  write_output(path, svg, "--plot: ");
 }
 
 }  // namespace iobench

@@ -1,6 +1,6 @@
 // --export-junit: every --expect check and every baseline comparison as a JUnit <testcase>,
 // the XML that GitLab, Jenkins and GitHub test reporters read. Like the other exporters, a
-// pure function from results to bytes; the caller writes them (write_file_atomically).
+// pure function from results to bytes; the caller writes them (write_output).
 #pragma once
 
 #include <string>

@@ -1,22 +1,51 @@
 // Files iobench writes on request (--export-*, --save-baseline, --plot, trace -o): checked
-// before anything runs, written whole or not at all.
+// before anything runs, and written without replacing what they should write into (README
+// "Exit status", the paragraph on the files iobench writes).
 #pragma once
 
 #include <string>
 
 namespace iobench {
 
-/// Throws Error (exit 2) naming `flag` and `path` when `path` cannot be written by
-/// write_file_atomically: empty, a directory, its directory missing, not a directory, not
-/// writable or on a read-only filesystem. Called while parsing, so a run of minutes never
-/// ends in an unwritable file.
+/// Throws Error (exit 2) naming `flag` and `path` when the write below would fail: empty, a
+/// directory, a socket, a dangling symlink; for a new file (or one replaced by rename) its
+/// directory missing, not a directory, not writable or on a read-only filesystem; for a file
+/// written in place not writable; a device that cannot be opened for writing; /dev/stdout or
+/// /dev/fd/N not open for writing. A FIFO is not opened (closing it would end a waiting
+/// reader's input). Called while parsing, so a run of minutes never ends in an unwritable file.
 void check_output_file(const std::string& flag, const std::string& path);
 
-/// Writes text to path through a new temporary file beside it and rename, so a reader (or
-/// a crash) never sees half a file, and a symlink planted at a temporary name is never
-/// followed. The file gets the mode a plain creat(0666) would (the umask applies). Errors
-/// (exit 3) name the file, after `what` (e.g. "--plot: ").
-void write_file_atomically(const std::string& path, const std::string& text,
-                           const std::string& what = "");
+/// What identifies path's destination for "two outputs to one file": st_dev and st_ino of an
+/// existing regular file, or the real directory and name of a new one. Empty for a device,
+/// a FIFO or an open descriptor (/dev/stdout): a stream may take two outputs.
+std::string output_identity(const std::string& path);
+
+/// Writes text to path without replacing what path should be written into:
+/// - a new file, or a regular file iobench can replace keeping its mode, owner and links:
+///   through a new temporary file beside it and rename, so a reader (or a crash) never sees
+///   half a file, and a symlink planted at a temporary name is never followed;
+/// - another regular file (hard-linked, another owner's, or in a directory iobench cannot
+///   write): truncated and written in place, as strace -o does;
+/// - a symlink: what it points to, by these rules; never the link itself;
+/// - a device or FIFO: opened and written in place (a FIFO waits for its reader);
+/// - /dev/stdout, /dev/stderr, /dev/fd/N: that open descriptor, at its offset.
+/// Errors (exit 4, kExitOutputFailed) name the file, after `what` (e.g. "--plot: ").
+void write_output_file(const std::string& path, const std::string& text,
+                       const std::string& what = "");
+
+/// write_output_file for an output the run can go on without: a failure prints its one
+/// `iobench: error:` line, is remembered for the exit status (output_exit_status) and
+/// returns false; an output that failed is not written again in this run (the file keeps
+/// its last whole version). Other errors (an interrupt, a closed pipe) still throw.
+bool write_output(const std::string& path, const std::string& text, const std::string& what);
+
+/// Remembers that an output (stdout, stderr, a file) could not be written; `message`, when
+/// not empty, is printed as one `iobench: error:` line.
+void note_output_failure(const std::string& message);
+
+/// status, or kExitOutputFailed when an output failed and status says nothing worse than
+/// "checks failed" or "some strategies failed" (0, 1 or 3): a file a script relies on is
+/// missing, which it must not mistake for a verdict.
+int output_exit_status(int status);
 
 }  // namespace iobench

@@ -1,16 +1,15 @@
 #include "report/presentation.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-
-#include <fmt/format.h>
+#include <cstring>
 
 #include "base/error.h"
-
 #include "report/gnuplot.h"
 #include "report/plot.h"
 #include "report/terminal.h"
@@ -60,17 +59,42 @@ BenchReport bench_report_header(const BenchOptions& o) {
   return rep;
 }
 
+namespace {
+
+/// Writes text to a stdio stream and flushes it: 0, or the errno of what failed (a full disk
+/// shows only at the flush, as ENOSPC).
+int put(const std::string& text, std::FILE* stream) {
+  errno = 0;
+  const std::size_t n = std::fwrite(text.data(), 1, text.size(), stream);
+  int err = n == text.size() ? 0 : errno;
+  if (std::fflush(stream) != 0 && err == 0) err = errno;
+  if (err == 0 && std::ferror(stream)) err = EIO;  // failed earlier, unreported
+  return err;
+}
+
+}  // namespace
+
 void write_stdout(const std::string& text) {
-  (void)std::fwrite(text.data(), 1, text.size(), stdout);
-  if (std::fflush(stdout) != 0 && errno == EPIPE) throw Error("", 128 + SIGPIPE);
+  static bool failed = false;  // one error line for a stdout that failed, not one a write
+  if (failed) return;
+  const int err = put(text, stdout);
+  if (err == 0) return;
+  if (err == EPIPE) throw Error("", 128 + SIGPIPE);
+  failed = true;
+  note_output_failure(fmt::format("stdout: {}", std::strerror(err)));
+}
+
+void write_stderr(const std::string& text) {
+  // No line can say that stderr failed; the exit status does.
+  if (put(text, stderr) != 0) note_output_failure("");
 }
 
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
                    const BenchReport& rep) {
-  if (!json.empty()) write_file_atomically(json, render_json(rep), "--export-json: ");
-  if (!csv.empty()) write_file_atomically(csv, render_csv(rep), "--export-csv: ");
-  if (!markdown.empty())
-    write_file_atomically(markdown, render_markdown(rep), "--export-markdown: ");
+  // Each on its own: one that fails is reported and the others are still written.
+  if (!json.empty()) write_output(json, render_json(rep), "--export-json: ");
+  if (!csv.empty()) write_output(csv, render_csv(rep), "--export-csv: ");
+  if (!markdown.empty()) write_output(markdown, render_markdown(rep), "--export-markdown: ");
 }
 
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep) {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/options.h"
-#include "report/output_file.h"  // write_file_atomically, for every output file
+#include "report/output_file.h"  // write_output, for every output file
 #include "report/reporter.h"
 
 namespace iobench {
@@ -22,11 +22,17 @@ void set_presentation(const BenchOptions& o, BenchReport& rep);
 BenchReport bench_report_header(const BenchOptions& o);
 
 /// Writes a report to stdout. A reader that went away (`iobench sweep ... | head -1`) ends
-/// the run quietly with 128 + SIGPIPE, as main's own output does.
+/// the run quietly with 128 + SIGPIPE, as main's own output does. Any other failure (a full
+/// disk, /dev/full) prints one `iobench: error: stdout: ...` line, drops the rest of stdout
+/// and makes the exit status 4 (output_exit_status); the run goes on.
 void write_stdout(const std::string& text);
 
+/// Writes a report to stderr (trace's table). A failure makes the exit status 4.
+void write_stderr(const std::string& text);
+
 /// Writes the --export-json, --export-csv and --export-markdown files (an empty name: not
-/// asked for) of a run or a compare, each atomically.
+/// asked for) of a run or a compare, each by write_output: one that fails is reported once
+/// and the others are still written.
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
                    const BenchReport& rep);
 
