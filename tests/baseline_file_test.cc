@@ -107,9 +107,9 @@ TEST(BaselineFile, NoOutputMayOverwriteTheBaseline) {
       {"--export-markdown", hard}, {"--export-junit", base},
   };
   for (const auto& [flag, path] : outputs) {
-    // A regression (1 KiB buffers) that would have replaced the baseline.
+    // A regression (256-byte buffers: 4 write calls, not 1) that would have replaced it.
     ProcessOutput r =
-        iobench(run_with({"--buffer-size", "1K", "--baseline", base, flag, path}, dir));
+        iobench(run_with({"--buffer-size", "256", "--baseline", base, flag, path}, dir));
     EXPECT_EQ(r.status, 2) << flag << " " << path << "\n" << r.err;
     EXPECT_EQ(r.err, fmt::format("iobench: error: {} {} is the --baseline it is compared with "
                                  "({}): a regressed run would replace it; write to another file\n",
@@ -118,10 +118,13 @@ TEST(BaselineFile, NoOutputMayOverwriteTheBaseline) {
   }
   EXPECT_EQ(slurp(base), saved) << "the baseline is untouched";
   // The same run saving elsewhere compares, fails, and saves.
-  ProcessOutput other = iobench(run_with(
-      {"--buffer-size", "1K", "--baseline", link, "--save-baseline", dir.path() + "/new.json"},
-      dir));
+  ProcessOutput other =
+      iobench(run_with({"--buffer-size", "256", "--baseline", link, "--time-tolerance", "100000%",
+                        "--save-baseline", dir.path() + "/new.json"},
+                       dir));
   EXPECT_EQ(other.status, 1) << other.err;
+  EXPECT_TRUE(contains(other.err, "iobench: regression: buffered.write_calls: 1 → 4 (+3)\n"))
+      << other.err;
   EXPECT_FALSE(slurp(dir.path() + "/new.json").empty());
 }
 
