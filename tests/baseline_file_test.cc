@@ -4,14 +4,18 @@
 // decided before anything runs (exit 2, stdout empty), at once and in bounded memory.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "run_process.h"
+#include "wait_for.h"
 
 namespace iobench {
 namespace {
@@ -177,6 +181,83 @@ TEST(BaselineFile, EditedValuesAreReadAsTheirValues) {
       << tiny.err;
   EXPECT_TRUE(contains(tiny.err, " (>999×)\n")) << tiny.err;
   EXPECT_LT(tiny.out.size(), 2000u) << tiny.out;
+}
+
+/// tests/programs/stall_fs mounted in `dir`: a file that never ends and one whose read
+/// stalls until interrupted. Unmounted and stopped at the end.
+class StallFs {
+ public:
+  explicit StallFs(const ScratchDir& dir)
+      : mnt_(dir.path() + "/mnt"), reading_(dir.path() + "/reading") {
+    ::mkdir(mnt_.c_str(), 0700);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::execl(STALL_FS_BIN, STALL_FS_BIN, mnt_.c_str(), reading_.c_str(), nullptr);
+      ::_exit(127);
+    }
+    struct stat st {};
+    int status = 0;
+    testing::wait_until([&] {
+      mounted_ = ::stat(path("stall.json").c_str(), &st) == 0;
+      return mounted_ || ::waitpid(pid_, &status, WNOHANG) == pid_;
+    });
+  }
+  ~StallFs() {
+    ::umount2(mnt_.c_str(), MNT_DETACH);
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  StallFs(const StallFs&) = delete;
+  StallFs& operator=(const StallFs&) = delete;
+  bool mounted() const { return mounted_; }
+  std::string path(const std::string& name) const { return mnt_ + "/" + name; }
+  /// Whether a read of stall.json has reached the filesystem (and is now stalled there).
+  bool reading() const { return ::access(reading_.c_str(), F_OK) == 0; }
+
+ private:
+  std::string mnt_, reading_;
+  pid_t pid_ = -1;
+  bool mounted_ = false;
+};
+
+// A read of a stalled mount (a network filesystem, FUSE) interrupted by SIGTERM failed with
+// EINTR, which became "cannot read it" (exit 2): it is the user's stop, 128 + 15. And a
+// file whose size says 0 but never ends is refused at the cap, not read until memory runs out.
+TEST(BaselineFile, AStalledReadStopsOnSigtermAndAnEndlessOneAtTheCap) {
+  ScratchDir dir;
+  StallFs fs(dir);
+  if (!fs.mounted()) GTEST_SKIP() << "cannot mount a FUSE filesystem (needs root and /dev/fuse)";
+  const std::string endless = fs.path("endless.json");
+  ProcessOutput capped = bounded_iobench(run_with({"--baseline", endless}, dir));
+  EXPECT_EQ(capped.status, 2) << capped.err;
+  EXPECT_TRUE(contains(capped.err, "--baseline " + endless + ": larger than 64 MiB")) << capped.err;
+
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const std::vector<std::string> args = run_with({"--baseline", fs.path("stall.json")}, dir);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::freopen(out.c_str(), "w", stdout);
+    std::freopen(err.c_str(), "w", stderr);
+    std::vector<char*> argv = {const_cast<char*>(IOBENCH_BIN)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(IOBENCH_BIN, argv.data());
+    ::_exit(127);
+  }
+  EXPECT_TRUE(testing::wait_until([&] { return fs.reading(); })) << "the read never started";
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  // Bounded: a reader that retries the read on EINTR (std::ifstream does) never ends.
+  const bool ended = testing::wait_until([&] { return ::waitpid(pid, &st, WNOHANG) == pid; });
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &st, 0);
+  }
+  ASSERT_TRUE(ended) << "still reading after SIGTERM";
+  ASSERT_TRUE(WIFEXITED(st)) << "killed by signal " << WTERMSIG(st);
+  EXPECT_EQ(WEXITSTATUS(st), 128 + SIGTERM);
+  EXPECT_EQ(slurp(err), "iobench: error: interrupted by SIGTERM\n");
+  EXPECT_EQ(slurp(out), "") << "nothing may run";
 }
 
 }  // namespace
