@@ -27,9 +27,11 @@ struct Baseline {
   std::vector<std::string> order;
 };
 
-/// The most load_baseline reads: a saved baseline is a few KiB per strategy, and a path to
-/// /dev/zero must be refused, not read until memory runs out.
-inline constexpr std::uint64_t kBaselineMaxBytes = std::uint64_t{64} << 20;
+/// The most load_baseline reads: a saved baseline is about 4 KiB per strategy (38 KiB for
+/// every strategy with --latency --trace-all), and a path to /dev/zero must be refused, not
+/// read until memory runs out. 8 MiB of the costliest JSON (empty strings) parses in about
+/// 250 MB, so the cap bounds memory too.
+inline constexpr std::uint64_t kBaselineMaxBytes = std::uint64_t{8} << 20;
 
 /// Throws Error (exit 2) when the file is missing, is not a regular file (after symlinks:
 /// a FIFO or a device is refused, never read or waited on), is larger than
