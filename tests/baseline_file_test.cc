@@ -159,6 +159,29 @@ TEST(BaselineFile, NoTraceAgainstABaselineWithCountsIsNotComparable) {
   EXPECT_TRUE(contains(times.out, "buffered.time (median)")) << times.out;
 }
 
+// --trace-all on one side only: the syscalls the other did not trace compared as 0, so
+// openat 1 → 0 was a regression (or 0 → 1, the other way round). Both sides, or neither.
+TEST(BaselineFile, TraceAllOnOneSideOnlyIsNotComparable) {
+  ScratchDir dir;
+  const std::string all = dir.path() + "/all.json", family = dir.path() + "/family.json";
+  save_baseline(dir, all, {"--trace-all"});
+  save_baseline(dir, family);
+  ProcessOutput without = iobench(run_with({"--baseline", all}, dir));
+  EXPECT_EQ(without.status, 2) << without.err;
+  EXPECT_EQ(without.err,
+            "iobench: error: baseline not comparable: it counts buffered.close, which only "
+            "--trace-all traces; add --trace-all\n");
+  ProcessOutput with = iobench(run_with({"--trace-all", "--baseline", family}, dir));
+  EXPECT_EQ(with.status, 2) << with.err;
+  EXPECT_EQ(with.err,
+            "iobench: error: baseline not comparable: it was saved without --trace-all, so it "
+            "counts only the write family; drop --trace-all\n");
+  for (const ProcessOutput* r : {&without, &with}) EXPECT_TRUE(r->out.empty()) << r->out;
+  ProcessOutput both =
+      iobench(run_with({"--trace-all", "--baseline", all, "--time-tolerance", "100000%"}, dir));
+  EXPECT_EQ(both.status, 0) << both.out << both.err;
+}
+
 // As an edited file spells them: -0 and 1.0 are counts, a median of 1e-300 ns is a
 // regression printed in a few characters.
 TEST(BaselineFile, EditedValuesAreReadAsTheirValues) {

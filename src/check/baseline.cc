@@ -11,6 +11,7 @@
 #include "cli/knobs.h"
 #include "report/grid.h"
 #include "strategies/strategy.h"
+#include "tracer/tracer.h"
 
 namespace iobench {
 namespace {
@@ -174,6 +175,30 @@ std::string first_count(const Baseline& b) {
   return "";
 }
 
+/// The first syscall outside the write family the baseline counts ("buffered.openat"): only
+/// a --trace-all run counts one (every strategy opens its file), or "" when there is none.
+std::string first_traced_all(const Baseline& b) {
+  for (const auto& name : b.order)
+    for (const auto& [sys, n] : b.rows.at(name).syscall_calls)
+      if (!is_write_family(sys)) return name + "." + sys;
+  return "";
+}
+
+/// A syscall the run does not trace would compare as 0 (openat 1 → 0, a regression), and
+/// one the baseline did not trace as new (0 → 1): both sides --trace-all, or neither.
+void check_same_syscalls(const Baseline& before, const BenchOptions& run) {
+  if (!run.trace || first_count(before).empty()) return;
+  const std::string all = first_traced_all(before);
+  if (!all.empty() && !run.tracer.trace_all)
+    throw Error(fmt::format(
+        "baseline not comparable: it counts {}, which only --trace-all traces; add --trace-all",
+        all));
+  if (all.empty() && run.tracer.trace_all)
+    throw Error(
+        "baseline not comparable: it was saved without --trace-all, so it counts only the write "
+        "family; drop --trace-all");
+}
+
 }  // namespace
 
 void check_comparable(const Baseline& before, const BenchOptions& run) {
@@ -188,6 +213,7 @@ void check_comparable(const Baseline& before, const BenchOptions& run) {
         "baseline not comparable: it has counts ({}) and --no-trace measures none; drop "
         "--no-trace",
         count));
+  check_same_syscalls(before, run);
 }
 
 namespace {
