@@ -180,7 +180,7 @@ std::string first_count(const Baseline& b) {
 std::string first_traced_all(const Baseline& b) {
   for (const auto& name : b.order)
     for (const auto& [sys, n] : b.rows.at(name).syscall_calls)
-      if (!is_write_family(sys)) return name + "." + sys;
+      if (!is_write_family(sys)) return fmt::format("{}.{}", name, sys);
   return "";
 }
 
