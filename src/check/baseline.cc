@@ -33,7 +33,7 @@ std::string show_time(double ns) {
   return fmt::format("{:.3g} ns", ns);
 }
 
-/// A median's change, after / before: a percentage up to +900%, then a factor, capped at
+/// A median's change, after / before: a percentage below 10 times, then a factor, capped at
 /// ">999×" (a median of 1e-300 ns in an edited file is a ratio of 1e305 or infinity).
 std::string show_change(double ratio) {
   if (ratio < 10) return fmt::format("{:+.1f}%", 100 * (ratio - 1));
