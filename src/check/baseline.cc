@@ -4,16 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "base/error.h"
 #include "cli/knobs.h"
 #include "report/escape.h"
 #include "report/grid.h"
 #include "strategies/strategy.h"
+#include "tracer/tracer.h"
 
 namespace iobench {
 namespace {
@@ -27,6 +26,20 @@ std::string value_text(const json& v) {
 }
 
 std::string show(std::optional<std::uint64_t> v) { return v ? format_count(*v) : "—"; }
+
+/// A time at any magnitude a file may hold: format_duration's units for the times a run
+/// can take (1 ns to 11 days), else three significant digits, never 300 of them.
+std::string show_time(double ns) {
+  if (ns >= 1 && ns < 1e15) return format_duration(ns);
+  return fmt::format("{:.3g} ns", ns);
+}
+
+/// A median's change, after / before: a percentage below 10 times, then a factor, capped at
+/// ">999×" (a median of 1e-300 ns in an edited file is a ratio of 1e305 or infinity).
+std::string show_change(double ratio) {
+  if (ratio < 10) return fmt::format("{:+.1f}%", 100 * (ratio - 1));
+  return ratio < 999.5 ? fmt::format("{:.3g}×", ratio) : ">999×";
+}
 
 }  // namespace
 
@@ -49,14 +62,21 @@ namespace {
 
 using Bad = std::function<Error(const std::string&)>;
 
-/// A count: null (not measured) or an integer that fits 64 bits unsigned. nlohmann reads a
-/// negative number as signed and one beyond 2^64-1 or with a fraction as floating point.
+/// A count: null (not measured) or a whole number from 0 to 2^64-1. nlohmann reads -0 as a
+/// signed integer and 1.0, 1e3 or 2^64 as floating point: a count is the value, whatever
+/// the spelling, so -0 and 1.0 are counts and 1.5, -1 and 2^64 are not.
 std::optional<std::uint64_t> count_of(const json& v, const std::string& where, const Bad& bad) {
   if (v.is_null()) return std::nullopt;
-  if (!v.is_number_unsigned())
-    throw bad(
-        fmt::format("{} is {}, not a count (a whole number from 0 to 2^64-1)", where, v.dump()));
-  return v.get<std::uint64_t>();
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer() && v.get<std::int64_t>() == 0) return 0;  // -0
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    // 2^64 is exact as a double; every double below it that has no fraction fits.
+    if (d >= 0 && d < 18446744073709551616.0 && d == std::trunc(d))
+      return static_cast<std::uint64_t>(d);
+  }
+  throw bad(
+      fmt::format("{} is {}, not a count (a whole number from 0 to 2^64-1)", where, v.dump()));
 }
 
 /// A median: null (not measured) or a positive, finite number of nanoseconds (no run takes
@@ -111,8 +131,8 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   Baseline b;
   const json& config = member(doc, "config");
   const json& lines = member(config, "lines");
-  if (!lines.is_number_unsigned()) throw bad("config.lines is missing");
-  b.lines = lines.get<std::uint64_t>();
+  if (lines.is_null()) throw bad("config.lines is missing");
+  b.lines = *count_of(lines, "config.lines", bad);
   for (const Knob& knob : all_knobs())
     if (const std::string k(knob.name); config.contains(k))
       b.config[k] = value_text(member(config, k.c_str()));
@@ -127,14 +147,6 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
     b.order.push_back(strategy);
   }
   return b;
-}
-
-Baseline load_baseline(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("--baseline {}: cannot read it", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_baseline(ss.str(), path);
 }
 
 void check_comparable(const Baseline& before, std::uint64_t lines,
@@ -152,11 +164,57 @@ void check_comparable(const Baseline& before, std::uint64_t lines,
           "baseline not comparable: strategy '{}' is run but is not in the baseline", name));
 }
 
+namespace {
+
+/// The first count the baseline holds ("buffered.write_calls"), or "" when it has none.
+std::string first_count(const Baseline& b) {
+  for (const auto& name : b.order) {
+    const BaselineRow& row = b.rows.at(name);
+    if (row.write_calls) return name + ".write_calls";
+    if (!row.syscall_calls.empty()) return name + ".syscalls." + row.syscall_calls.begin()->first;
+  }
+  return "";
+}
+
+/// The first syscall outside the write family the baseline counts ("buffered.openat"): only
+/// a --trace-all run counts one (every strategy opens its file), or "" when there is none.
+std::string first_traced_all(const Baseline& b) {
+  for (const auto& name : b.order)
+    for (const auto& [sys, n] : b.rows.at(name).syscall_calls)
+      if (!is_write_family(sys)) return fmt::format("{}.{}", name, sys);
+  return "";
+}
+
+/// A syscall the run does not trace would compare as 0 (openat 1 → 0, a regression), and
+/// one the baseline did not trace as new (0 → 1): both sides --trace-all, or neither.
+void check_same_syscalls(const Baseline& before, const BenchOptions& run) {
+  if (!run.trace || first_count(before).empty()) return;
+  const std::string all = first_traced_all(before);
+  if (!all.empty() && !run.tracer.trace_all)
+    throw Error(fmt::format(
+        "baseline not comparable: it counts {}, which only --trace-all traces; add --trace-all",
+        all));
+  if (all.empty() && run.tracer.trace_all)
+    throw Error(
+        "baseline not comparable: it was saved without --trace-all, so it counts only the write "
+        "family; drop --trace-all");
+}
+
+}  // namespace
+
 void check_comparable(const Baseline& before, const BenchOptions& run) {
   std::vector<std::string> names;
   names.reserve(run.strategies.size());
   for (const Strategy* s : run.strategies) names.emplace_back(s->name);
   check_comparable(before, run.params.lines, names);
+  // Untraced, every count would be "not measured on one side": a baseline whose counts are
+  // its point would pass whatever the counts became.
+  if (const std::string count = first_count(before); !run.trace && !count.empty())
+    throw Error(fmt::format(
+        "baseline not comparable: it has counts ({}) and --no-trace measures none; drop "
+        "--no-trace",
+        count));
+  check_same_syscalls(before, run);
 }
 
 namespace {
@@ -214,9 +272,10 @@ void row_diffs(const BaselineRow& b, const StrategyResult& r, std::uint64_t slac
   }
   if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
     double was = *b.time_median_ns, is = r.time_ns.median;
-    const double change = is / was - 1;  // was > 0: parse_baseline refuses anything else
-    diffs.push_back({r.strategy, "time (median)", format_duration(was), format_duration(is),
-                     fmt::format("{:+.1f}%", 100 * change), change > time_tolerance});
+    // was > 0 (parse_baseline refuses anything else), but may be tiny: the ratio may be inf.
+    const double ratio = is / was;
+    diffs.push_back({r.strategy, "time (median)", show_time(was), show_time(is), show_change(ratio),
+                     ratio - 1 > time_tolerance});
   }
 }
 

@@ -27,11 +27,21 @@ struct Baseline {
   std::vector<std::string> order;
 };
 
-/// Throws Error (exit 2) when the file is missing or is not a valid iobench/1 document: a
-/// count that is not a non-negative integer, a median that is not a positive time, a status
-/// iobench does not write, or a strategy twice.
+/// The most load_baseline reads: a saved baseline is about 4 KiB per strategy (38 KiB for
+/// every strategy with --latency --trace-all), and a path to /dev/zero must be refused, not
+/// read until memory runs out. 8 MiB of the costliest JSON (empty strings) parses in about
+/// 250 MB, so the cap bounds memory too.
+inline constexpr std::uint64_t kBaselineMaxBytes = std::uint64_t{8} << 20;
+
+/// Throws Error (exit 2) when the file is missing, is not a regular file (after symlinks:
+/// a FIFO or a device is refused, never read or waited on), is larger than
+/// kBaselineMaxBytes, or is not a valid iobench/1 document (parse_baseline). A signal
+/// during the read throws Interrupted. Defined in baseline_file.cc.
 Baseline load_baseline(const std::string& path);
 /// Parses the text of a baseline document (what load_baseline reads); fuzzed on its own.
+/// Refuses a count that is not a whole number from 0 to 2^64-1 (-0 and an integral 1.0 are
+/// counts), a median that is not a positive finite time, a status iobench does not write,
+/// or a strategy twice.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
 
 struct BaselineDiff {

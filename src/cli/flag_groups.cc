@@ -1,6 +1,7 @@
 #include "cli/flag_groups.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -45,6 +46,32 @@ Expectation parse_checked_expectation(const std::string& text, bool trace,
     throw Error(fmt::format("--expect '{}': strategy '{}' is not being run", text, e.strategy));
   }
   return e;
+}
+
+/// No output file may be the --baseline itself: --save-baseline (or an export) of a regressed
+/// run would replace the baseline, and the next CI run would pass. The same file by name, or
+/// by device and inode (a symlink, a hard link, another spelling of the path); an output
+/// that does not exist yet cannot be the baseline, which must.
+void check_baseline_not_overwritten(const BenchOptions& o) {
+  if (o.baseline.empty()) return;
+  struct stat baseline {};
+  const bool exists = ::stat(o.baseline.c_str(), &baseline) == 0;
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--save-baseline", &o.save_baseline}, {"--export-json", &o.export_json},
+      {"--export-csv", &o.export_csv},       {"--export-markdown", &o.export_markdown},
+      {"--export-junit", &o.export_junit},   {"--plot", &o.plot}};
+  for (const auto& [flag, path] : outputs) {
+    if (path->empty()) continue;
+    struct stat out {};
+    const bool same =
+        *path == o.baseline || (exists && ::stat(path->c_str(), &out) == 0 &&
+                                out.st_dev == baseline.st_dev && out.st_ino == baseline.st_ino);
+    if (same)
+      throw Error(fmt::format(
+          "{} {} is the --baseline it is compared with ({}): a regressed run would replace it; "
+          "write to another file",
+          flag, *path, o.baseline));
+  }
 }
 
 }  // namespace
@@ -173,6 +200,7 @@ void CheckFlags::apply(BenchOptions& o) const {
   o.export_junit = export_junit_;
   o.baseline = baseline_;
   o.save_baseline = save_baseline_;
+  check_baseline_not_overwritten(o);
   check_files();
   if (!count_tolerance_.empty())
     o.count_tolerance = parse_count("--count-tolerance", count_tolerance_, 0, UINT64_MAX);
