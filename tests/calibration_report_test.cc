@@ -58,5 +58,31 @@ TEST(Uncalibrated, ACalibratedRunHasNoReason) {
   EXPECT_EQ(render_table(testing::sample_report()).find("not calibrated"), std::string::npos);
 }
 
+// The reason names --dir, which is the user's bytes: a directory named with ESC and a
+// newline must neither drive the terminal nor start a line of its own in either table.
+const std::string kOddWhy =
+    "tracer calibration: cannot create its file in /tmp/a\x1b[2J\nb: "
+    "Permission denied";
+const std::string kOddShown = "/tmp/a\\x1b[2J\\nb: Permission denied.";
+
+TEST(Uncalibrated, TheBenchFootnoteEscapesTheDirectory) {
+  BenchReport rep = uncalibrated_report();
+  for (StrategyResult& r : rep.results)
+    if (r.trace) r.trace->time_unavailable_reason = kOddWhy;
+  const std::string t = render_table(rep);
+  EXPECT_NE(t.find(kOddShown), std::string::npos) << t;
+  EXPECT_EQ(t.find('\x1b'), std::string::npos) << t;
+}
+
+TEST(Uncalibrated, TheTraceFooterEscapesTheDirectory) {
+  TraceReport rep;
+  rep.trace.available = true;
+  rep.trace.mode = TraceMode::kTiming;
+  rep.trace.time_unavailable_reason = kOddWhy;
+  const std::string t = render_trace_table(rep);
+  EXPECT_NE(t.find(kOddShown), std::string::npos) << t;
+  EXPECT_EQ(t.find('\x1b'), std::string::npos) << t;
+}
+
 }  // namespace
 }  // namespace iobench

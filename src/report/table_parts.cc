@@ -182,8 +182,11 @@ std::string unavailable_note(const std::vector<const StrategyResult*>& rows) {
       reasons.push_back(why);
   }
   std::string out;
-  for (const std::string& why : reasons)
-    out += (out.empty() ? "" : "\n") + fmt::format("syscall time —: {}.", why);
+  // The reason can name --dir (calibration.cc): the user's bytes, escaped like the heading's.
+  for (const std::string& why : reasons) {
+    if (!out.empty()) out += '\n';
+    out += fmt::format("syscall time —: {}.", escape_text(why));
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "report/escape.h"
 #include "report/grid.h"
 #include "report/reporter.h"
 #include "tracer/tracer.h"
@@ -127,7 +128,7 @@ std::string trace_footer(const TraceResult& t) {
                      format_duration(static_cast<double>(t.wall_ns)));
   if (t.mode != TraceMode::kTiming) return out + "count mode: calls only.\n";
   if (!t.time_unavailable_reason.empty())
-    return out + fmt::format("syscall times —: {}.\n", t.time_unavailable_reason);
+    return out + fmt::format("syscall times —: {}.\n", escape_text(t.time_unavailable_reason));
   out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
                      format_duration(static_cast<double>(t.overhead_ns)));
   for (const auto& [name, st] : t.syscalls) {
