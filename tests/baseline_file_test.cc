@@ -4,13 +4,18 @@
 // decided before anything runs (exit 2, stdout empty), at once and in bounded memory.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -98,6 +103,50 @@ TEST(BaselineFile, OnlyARegularFileOfAtMost8MiBIsRead) {
   ProcessOutput at_cap = bounded_iobench(run_with({"--baseline", big}, dir));
   EXPECT_EQ(at_cap.status, 2) << at_cap.err;
   EXPECT_EQ(at_cap.err, "iobench: error: --baseline " + big + ": config.lines is missing\n");
+}
+
+/// The names in `dir` that were opened since `watch` began (inotify IN_OPEN), read without
+/// waiting: every event of a finished process is queued by then.
+std::vector<std::string> opened_names(int watch) {
+  std::vector<std::string> names;
+  alignas(inotify_event) char buf[4096];
+  for (ssize_t n; (n = ::read(watch, buf, sizeof buf)) > 0;) {
+    for (char* p = buf; p < buf + n;) {
+      const auto* ev = reinterpret_cast<const inotify_event*>(p);
+      if (ev->len > 0) names.emplace_back(ev->name);
+      p += sizeof(inotify_event) + ev->len;
+    }
+  }
+  return names;
+}
+
+// The baseline was opened first and checked after: opening a device can itself do something
+// (rewind a tape, arm /dev/watchdog). What is not a regular file is refused unopened.
+TEST(BaselineFile, WhatIsNotARegularFileIsNeverOpened) {
+  ScratchDir dir;
+  const std::string fifo = dir.path() + "/fifo.json", device = dir.path() + "/null.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::vector<std::pair<std::string, std::string>> cases = {{fifo, "a FIFO"}};
+  // /dev/null's numbers: opening it is harmless, and inotify sees the open as for a FIFO.
+  if (::mknod(device.c_str(), S_IFCHR | 0600, ::makedev(1, 3)) == 0)
+    cases.emplace_back(device, "a character device");
+  else
+    std::printf("no device node (mknod: %s): the FIFO only\n", std::strerror(errno));
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  ASSERT_GE(watch, 0) << std::strerror(errno);
+  ASSERT_GE(::inotify_add_watch(watch, dir.path().c_str(), IN_OPEN), 0) << std::strerror(errno);
+  for (const auto& [path, what] : cases) {
+    ProcessOutput r = bounded_iobench(run_with({"--baseline", path}, dir));
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--baseline " + path + ": " + what + ", not a regular file"))
+        << r.err;
+  }
+  const std::vector<std::string> opened = opened_names(watch);
+  ::close(watch);
+  for (const auto& [path, what] : cases) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    EXPECT_EQ(std::count(opened.begin(), opened.end(), name), 0) << name << " was opened";
+  }
 }
 
 // --save-baseline onto the --baseline it is compared with saved a regressed run as the new

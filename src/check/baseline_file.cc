@@ -1,5 +1,5 @@
 // Reading a --baseline FILE. The path is whatever the command line names, so it may be a
-// device, a FIFO or a symlink to one: only a regular file is read, and at most
+// device, a FIFO or a symlink to one: only a regular file is opened and read, and at most
 // kBaselineMaxBytes of it, and neither the open nor a read may block. A signal that
 // interrupts either is the user's stop (exit 128 + signal), never a "cannot read it".
 #include <fcntl.h>
@@ -42,11 +42,31 @@ Error too_big(const std::string& path) {
                   path, kBaselineMaxBytes >> 20));
 }
 
+/// Refuses `st` unless it is a regular file, naming what it is instead.
+void require_regular(const std::string& path, const struct stat& st) {
+  if (!S_ISREG(st.st_mode))
+    throw Error(fmt::format("--baseline {}: {}, not a regular file (save one with --save-baseline)",
+                            path, kind_of(st.st_mode)));
+}
+
+/// What `path` names (through symlinks), before anything opens it: opening a device can do
+/// something by itself (rewind a tape, arm /dev/watchdog), so nothing but a regular file is
+/// opened.
+void require_regular_before_open(const std::string& path) {
+  struct stat st {};
+  while (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err != EINTR) throw unreadable(path, ::strerror(err));
+    throw_if_interrupted();  // a stat on a network or FUSE filesystem can wait too
+  }
+  require_regular(path, st);
+}
+
 UniqueFd open_baseline(const std::string& path) {
   for (;;) {
-    // O_NONBLOCK: opening a FIFO would wait for a writer (and a device's open for carrier);
-    // O_NOCTTY: a terminal named here must not become our controlling terminal. A path that
-    // opens is then checked by fstat, on what was opened, not on what a stat saw before.
+    // O_NONBLOCK: should the path be swapped for a FIFO after the stat, opening it would
+    // wait for a writer (and a device's open for carrier); O_NOCTTY: nor may a terminal
+    // become our controlling terminal. The fstat after the open checks what was opened.
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd >= 0) return UniqueFd(fd);
     const int err = errno;
@@ -77,12 +97,11 @@ std::string read_capped(int fd, const std::string& path) {
 }  // namespace
 
 Baseline load_baseline(const std::string& path) {
+  require_regular_before_open(path);
   const UniqueFd fd = open_baseline(path);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw unreadable(path, ::strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    throw Error(fmt::format("--baseline {}: {}, not a regular file (save one with --save-baseline)",
-                            path, kind_of(st.st_mode)));
+  require_regular(path, st);  // again, on what was opened: the path may have been swapped
   if (static_cast<std::uint64_t>(st.st_size) > kBaselineMaxBytes) throw too_big(path);
   std::string text = read_capped(fd.get(), path);
   // A signal during a read that the kernel completed anyway (a local disk's) is seen here,
