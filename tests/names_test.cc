@@ -199,6 +199,22 @@ TEST(Names, CompareNamesWithAnyBytesKeepEveryFormatValid) {
   EXPECT_NE(table.out.find("a\\nb\\x1b[2J"), std::string::npos) << table.out;
 }
 
+// A -n name's backquote ended the Markdown code span `name`, and the rest of the name was
+// read as Markdown. The fence is longer than any run of backquotes in the name.
+TEST(Names, ABackquoteInANameStaysInsideItsMarkdownCodeSpan) {
+  ScratchDir dir;
+  const std::string md = dir.path() + "/c.md";
+  ProcessOutput r =
+      iobench({"compare", "--runs", "2", "--warmup", "0", "--export-markdown", md, "-n", "a`b",
+               "/bin/true", "-n", "``*x*`", "/bin/true", "-n", "plain", "/bin/true"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> rows = table_rows(slurp(md));
+  ASSERT_EQ(rows.size(), 5u) << slurp(md);
+  EXPECT_EQ(rows[2].rfind("| `` a`b `` | ok |", 0), 0u) << rows[2];
+  EXPECT_EQ(rows[3].rfind("| ``` ``*x*` ``` | ok |", 0), 0u) << rows[3];
+  EXPECT_EQ(rows[4].rfind("| `plain` | ok |", 0), 0u) << rows[4];
+}
+
 TEST(Names, AnErrorLineNamingAnOddPathIsEscaped) {
   ScratchDir dir;
   const std::string missing = dir.path() + "/" + kHostile;

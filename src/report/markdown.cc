@@ -1,6 +1,8 @@
 // Markdown: the table a presenter pastes into slides or a PR description.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "report/escape.h"
 #include "report/reporter.h"
 
@@ -17,6 +19,23 @@ std::string cell(const std::string& text) {
     out += c;
   }
   return out;
+}
+
+/// A name as a code span. A compare -n name may hold backquotes, and a span ends at the first
+/// run of as many as opened it (CommonMark, "Code spans"): the fence is one longer than the
+/// longest run inside, padded with a space (which the renderer strips) so that a backquote
+/// at either end cannot join it. A name without one keeps the plain `name`.
+std::string code_span(const std::string& text) {
+  const std::string body = cell(text);
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : body) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  if (longest == 0) return "`" + body + "`";
+  const std::string fence(longest + 1, '`');
+  return fence + " " + body + " " + fence;
 }
 
 /// What was run, and how the figures were taken: `compare` runs commands, not lines.
@@ -42,11 +61,11 @@ std::string render_markdown(const BenchReport& rep) {
   out += "|:---|:---|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& r : rep.results) {
     if (r.status != ResultStatus::kOk) {
-      out += fmt::format("| `{}` | {}: {} | | | | | | |\n", cell(r.strategy), to_string(r.status),
-                         cell(r.error));
+      out += fmt::format("| {} | {}: {} | | | | | | |\n", code_span(r.strategy),
+                         to_string(r.status), cell(r.error));
       continue;
     }
-    out += fmt::format("| `{}` | ok | {} | {} | {} | {} | {} | {} |\n", cell(r.strategy),
+    out += fmt::format("| {} | ok | {} | {} | {} | {} | {} | {} |\n", code_span(r.strategy),
                        r.write_calls ? format_count(*r.write_calls) : "—",
                        format_duration(r.time_ns.median), format_duration(r.time_ns.min),
                        format_duration(r.time_ns.max), format_duration(r.cpu_ns.median),
