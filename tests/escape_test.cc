@@ -80,6 +80,9 @@ TEST(Escape, EveryJsonDocumentParsesAndKeepsTheBytesInRaw) {
 TEST(Escape, XmlKeepsItsOwnEscapesAndShowsWhatItCannotHold) {
   EXPECT_EQ(xml_escape("a<b\\c\n"), "a&lt;b\\c\n");
   EXPECT_EQ(xml_escape("\x01\xff\xc3\xa9"), "\\x01\\xff\xc3\xa9");
+  // U+FFFE and U+FFFF are well-formed UTF-8 that XML 1.0 forbids; U+FFFD and U+10000 are not.
+  EXPECT_EQ(xml_escape("\xef\xbf\xbe|\xef\xbf\xbf|\xef\xbf\xbd|\xf0\x90\x80\x80"),
+            "\\xef\\xbf\\xbe|\\xef\\xbf\\xbf|\xef\xbf\xbd|\xf0\x90\x80\x80");
 }
 
 }  // namespace

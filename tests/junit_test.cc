@@ -128,7 +128,8 @@ TEST(JUnit, AnUnwritablePathIsRefusedBeforeAnythingRuns) {
 
 TEST(JUnit, TextIsEscapedSoThatTheFileStaysValid) {
   ScratchDir dir;
-  JUnitCase c{"iobench.expect", "a<b & \"c\" 'd' >e", true, "m<&\"\x01", "d<&\""};
+  JUnitCase c{"iobench.expect", "a<b & \"c\" 'd' >e", true, "m<&\"\x01\xef\xbf\xbf",
+              "d<&\"\xef\xbf\xbe"};
   const std::string xml = dir.path() + "/escaped.xml";
   FILE* f = std::fopen(xml.c_str(), "w");
   ASSERT_NE(f, nullptr);
@@ -137,7 +138,7 @@ TEST(JUnit, TextIsEscapedSoThatTheFileStaysValid) {
   std::fclose(f);
   ASSERT_TRUE(valid_xml(xml)) << text;
   EXPECT_EQ(xpath(xml, "string(//testcase[1]/@name)"), "a<b & \"c\" 'd' >e");
-  EXPECT_EQ(xpath(xml, "string(//failure/@message)"), "m<&\"\\x01");
+  EXPECT_EQ(xpath(xml, "string(//failure/@message)"), "m<&\"\\x01\\xef\\xbf\\xbf");
   EXPECT_EQ(xpath(xml, "string(//testsuite/@name)"), "s&<\"");
   EXPECT_EQ(xpath(xml, "count(//failure)"), "1");
   EXPECT_EQ(xml_escape("write_calls<=20"), "write_calls&lt;=20");

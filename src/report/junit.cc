@@ -42,6 +42,11 @@ std::string xml_escape(const std::string& text) {
     }
     // XML 1.0 has no way to write other controls, not even as &#N;, and the file says it is
     // UTF-8: a parser refuses either. Both show as the table shows them (\x01, \xff).
+    // U+FFFE and U+FFFF are valid UTF-8 but not XML 1.0 characters either: their bytes too.
+    if (seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF") {
+      for (const char c : seq) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+      continue;
+    }
     out += n == 1 && u >= 0x20 && u != 0x7F ? seq : escape_text(seq);
   }
   return out;
