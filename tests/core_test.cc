@@ -203,6 +203,15 @@ TEST(Cli, HelpDocumentsExitStatuses) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("Exit status: 0"), std::string::npos);
   EXPECT_NE(r.out.find("128+N"), std::string::npos);
+  // Status 4 in every epilogue that lists the statuses.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help"}, {"compare", "--help"}, {"trace", "--help"}}) {
+    ProcessOutput help = iobench(args);
+    EXPECT_EQ(help.status, 0) << args.front();
+    EXPECT_NE(help.out.find("4 an output could not be written"), std::string::npos)
+        << args.front() << "\n"
+        << help.out;
+  }
 }
 
 // ---- a whole benchmark ----

@@ -28,8 +28,9 @@ namespace {
 constexpr const char* kExitStatusHelp =
     "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or baseline\n"
     "failed; 2 bad usage or unusable environment, found before anything ran; 3 some\n"
-    "strategies failed while running; 128+N killed by signal N. `iobench trace` exits with\n"
-    "the traced command's status (124 on --timeout; see iobench trace --help).";
+    "strategies failed while running; 4 an output could not be written (stdout, an export,\n"
+    "a baseline, a plot); 128+N killed by signal N. `iobench trace` exits with the traced\n"
+    "command's status (124 on --timeout; see iobench trace --help).";
 
 void check_dir(const std::string& dir) {
   struct stat st {};

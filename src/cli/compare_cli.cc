@@ -88,7 +88,8 @@ struct CompareFlags {
     tracer.add(app);
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
-        "3 a command failed (exited non-zero, killed, timed out); 128+N killed by signal N.");
+        "3 a command failed (exited non-zero, killed, timed out);\n"
+        "4 an output could not be written (stdout, an export, a plot); 128+N killed by signal N.");
   }
 };
 

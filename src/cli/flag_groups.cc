@@ -82,16 +82,28 @@ void check_output_files(std::initializer_list<std::pair<const char*, const std::
 }
 
 void check_distinct_outputs(const std::vector<OutputPath>& files) {
-  std::vector<std::pair<std::string, const OutputPath*>> seen;  // identity, its flag
+  struct Seen {
+    std::string label;  // "--export-json r.json", or "stdout"
+    OutputIdentity identity;
+  };
+  std::vector<Seen> seen;
+  // stdout and stderr count when the shell opened them on a regular file: an output renamed
+  // over it (`--export-json r.json > r.json`) would leave the report in a deleted file.
+  for (const char* stream : {"stdout", "stderr"}) {
+    OutputIdentity id = output_identity(std::string("/dev/") + stream);
+    if (!id.id.empty()) seen.push_back({stream, std::move(id)});
+  }
   for (const OutputPath& file : files) {
     if (file.second.empty()) continue;
-    const std::string id = output_identity(file.second);
-    if (id.empty()) continue;  // a stream: several outputs may go there
-    for (const auto& [other_id, other] : seen)
-      if (other_id == id)
-        throw Error(fmt::format("{} {} and {} {} would write the same file; give each its own",
-                                other->first, other->second, file.first, file.second));
-    seen.emplace_back(id, &file);
+    const OutputIdentity id = output_identity(file.second);
+    if (id.id.empty()) continue;  // a device, a FIFO, a pipe: several outputs may go there
+    const std::string label = std::string(file.first) + " " + file.second;
+    for (const Seen& other : seen)
+      // Two descriptors each add at their own offset (`--export-csv /dev/stdout`): fine.
+      if (other.identity.id == id.id && !(other.identity.stream && id.stream))
+        throw Error(fmt::format("{} and {} would write the same file; give each its own",
+                                other.label, label));
+    seen.push_back({label, id});
   }
 }
 

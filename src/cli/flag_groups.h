@@ -37,7 +37,8 @@ using OutputPath = std::pair<const char*, std::string>;
 
 /// Refuses (exit 2, before anything runs) two flags of `files` that would write one file:
 /// the same existing regular file (by st_dev and st_ino, so through a symlink or hard link
-/// too) or the same new name. Devices, FIFOs and /dev/stdout may take several outputs.
+/// too) or the same new name, also when it is the file stdout or stderr (or a /dev/fd/N
+/// given) is open on. Devices, FIFOs, pipes and descriptors may take several outputs.
 /// After check_output_files: each path must already be known to be writable.
 void check_distinct_outputs(const std::vector<OutputPath>& files);
 

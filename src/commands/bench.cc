@@ -72,11 +72,12 @@ int run_bench(const BenchOptions& o) {
       rep.pinned = runner.tracer_pinned();
       rep.tracer_overhead_ns = runner.tracer_overhead_ns();
       // After each strategy: a later failure loses nothing.
-      write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kAfterResult);
       live.update(rep);
     });
   }
   live.clear();
+  write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kFinal);
   if (!o.save_baseline.empty())
     write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();

@@ -62,10 +62,11 @@ int run_compare(const CompareOptions& o) {
       rep.results.push_back(r);
       rep.pinned = runner.tracer_pinned();
       // After each command, as a run does after each strategy: a later failure loses nothing.
-      write_exports(o.export_json, o.export_csv, o.export_markdown, rep);
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kAfterResult);
     });
     rep.tracer_overhead_ns = runner.tracer_overhead_ns();
   }
+  write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kFinal);
 
   write_stdout(render(o.format, rep));
   if (!o.plot.empty()) write_plot(o.plot, comparison_plot_script(rep));

@@ -144,7 +144,16 @@ std::string run_gnuplot(const std::string& script) {
 }
 
 void write_plot(const std::string& path, const std::string& script) {
-  const std::string svg = run_gnuplot(script);
+  std::string svg;
+  try {
+    svg = run_gnuplot(script);
+  } catch (const Error& e) {
+    // The chart is an output like the others: its failure must not cost the verdicts, the
+    // baseline comparison or the JUnit file still to come. An interrupt still ends the run.
+    if (e.exit_status() != kExitRunFailed) throw;
+    note_output_failure(std::string("--plot: ") + e.what());
+    return;
+  }
   write_output(path, svg, "--plot: ");
 }
 

@@ -21,8 +21,8 @@ void check_plot_option(const std::string& path);
 /// gnuplot's first error line when it fails.
 std::string run_gnuplot(const std::string& script);
 
-/// Renders `script` and writes the SVG to `path` through a temporary file and rename, so a
-/// reader never sees half a chart.
+/// Renders `script` and writes the SVG to `path` by write_output. A gnuplot that fails (or
+/// cannot be started) is a failed output: one error line, exit status 4, the run goes on.
 void write_plot(const std::string& path, const std::string& script);
 
 }  // namespace iobench

@@ -6,6 +6,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -13,11 +14,13 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <string_view>
 #include <vector>
 
 #include "base/error.h"
 #include "base/interrupt.h"
 #include "base/unique_fd.h"
+#include "report/escape.h"
 
 namespace iobench {
 namespace {
@@ -61,6 +64,28 @@ int descriptor_named(const std::string& path) {
   return -1;
 }
 
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// The longest name dir takes (pathconf), or 255, the common NAME_MAX, when it cannot say.
+std::size_t name_max(const std::string& dir) {
+  const long n = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  return n > 0 ? static_cast<std::size_t>(n) : 255;
+}
+
+constexpr std::string_view kTempSuffix = ".XXXXXX.tmp";
+
+/// The temporary's template beside path: NAME.XXXXXX.tmp, with NAME cut short so that the
+/// whole always fits the directory's NAME_MAX (a name of 250 bytes is a valid output).
+std::string temp_template(const std::string& path) {
+  const std::size_t max = name_max(directory_of(path));
+  const std::size_t room = max - std::min(max, kTempSuffix.size());
+  const std::string dir_part = path.substr(0, path.size() - base_name(path).size());
+  return dir_part + base_name(path).substr(0, room) + std::string(kTempSuffix);
+}
+
 bool in_my_groups(gid_t gid) {
   if (gid == ::getegid()) return true;
   const int n = ::getgroups(0, nullptr);
@@ -79,9 +104,11 @@ bool read_only_fs(const std::string& dir) {
 /// Whether rename can put a new file at `t.path` that looks like the old one: a single link
 /// (a rename would cut the others off), a directory we may create in, and an owner and
 /// group fchown can give the temporary. The last also covers a sticky directory, where
-/// only the owner (or root) may rename over a file.
+/// only the owner (or root) may rename over a file. A file we may not write (0444) is not
+/// replaced either: `>` or strace -o would fail with EACCES, and so does the check.
 bool replaceable(const Target& t) {
   if (t.st.st_nlink > 1) return false;
+  if (::faccessat(AT_FDCWD, t.path.c_str(), W_OK, AT_EACCESS) != 0) return false;
   const std::string dir = directory_of(t.path);
   if (read_only_fs(dir) || ::access(dir.c_str(), W_OK | X_OK) != 0) return false;
   if (::geteuid() == 0) return true;
@@ -131,6 +158,8 @@ void check_directory(const std::string& name, const std::string& path) {
   if (!S_ISDIR(st.st_mode)) throw Error(name + ": " + dir + " is not a directory");
   if (read_only_fs(dir)) throw Error(name + ": " + dir + " is on a read-only filesystem");
   if (::access(dir.c_str(), W_OK | X_OK) != 0) throw_errno(name + ": " + dir, errno);
+  // The name itself: the rename would fail on it after the whole run.
+  if (base_name(path).size() > name_max(dir)) throw_errno(name, ENAMETOOLONG);
 }
 
 void check_target(const std::string& name, const Target& t) {
@@ -191,7 +220,7 @@ mode_t current_umask() {
 int write_by_rename(const Target& t, const std::string& text) {
   // mkostemp opens with O_CREAT|O_EXCL under a random name: a symlink (or anything else)
   // planted at the name fails the open instead of being written through.
-  std::string tmp = t.path + ".XXXXXX.tmp";
+  std::string tmp = temp_template(t.path);
   const int fd = ::mkostemps(tmp.data(), 4, O_CLOEXEC);
   if (fd < 0) return errno;
   int err = 0;
@@ -203,6 +232,8 @@ int write_by_rename(const Target& t, const std::string& text) {
     err = errno;
   }
   if (err == 0 && !write_all(fd, text)) err = errno;
+  // On disk before the rename: else a crash soon after may leave the new name empty.
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err == 0 && std::rename(tmp.c_str(), t.path.c_str()) != 0) err = errno;
   if (err != 0) (void)::unlink(tmp.c_str());
@@ -263,15 +294,30 @@ void check_output_file(const std::string& flag, const std::string& path) {
   check_target(name, resolve(name, path));
 }
 
-std::string output_identity(const std::string& path) {
+OutputIdentity output_identity(const std::string& path) {
   const Target t = resolve(path, path);
-  if (t.way == Way::kDevice || t.way == Way::kDescriptor) return "";
-  if (t.way != Way::kCreate) return std::to_string(t.st.st_dev) + ":" + std::to_string(t.st.st_ino);
+  auto file_id = [](const struct stat& st) {
+    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  };
+  if (t.way == Way::kDevice) return {};
+  if (t.way == Way::kDescriptor) {
+    struct stat st {};
+    if (::fstat(t.fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    return {file_id(st), /*stream=*/true};
+  }
+  if (t.way != Way::kCreate) return {file_id(t.st), false};
   const std::unique_ptr<char, decltype(&std::free)> dir(
       ::realpath(directory_of(path).c_str(), nullptr), &std::free);
-  const std::size_t slash = path.rfind('/');
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  return (dir ? std::string(dir.get()) : directory_of(path)) + "/" + base;
+  return {(dir ? std::string(dir.get()) : directory_of(path)) + "/" + base_name(path), false};
+}
+
+bool is_stream_output(const std::string& path) {
+  try {
+    const Way way = resolve(path, path).way;
+    return way == Way::kDevice || way == Way::kDescriptor;
+  } catch (const Error&) {
+    return false;  // changed since the check: the write reports it
+  }
 }
 
 void write_output_file(const std::string& path, const std::string& text, const std::string& what) {
@@ -317,7 +363,8 @@ bool write_output(const std::string& path, const std::string& text, const std::s
 
 void note_output_failure(const std::string& message) {
   g_output_failed = true;
-  if (!message.empty()) std::fprintf(stderr, "iobench: error: %s\n", message.c_str());
+  // The message names a path from outside: escaped, as main escapes every error line.
+  if (!message.empty()) std::fprintf(stderr, "iobench: error: %s\n", escape_text(message).c_str());
 }
 
 int output_exit_status(int status) {

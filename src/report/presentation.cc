@@ -90,11 +90,17 @@ void write_stderr(const std::string& text) {
 }
 
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
-                   const BenchReport& rep) {
+                   const BenchReport& rep, ExportPass pass) {
+  // After a result only files: a stream (/dev/stdout, a FIFO, a device) would get another
+  // whole document per strategy, and a FIFO a new open its reader may never answer.
+  auto write = [&](const std::string& path, auto render, const char* what) {
+    if (path.empty() || (pass == ExportPass::kAfterResult && is_stream_output(path))) return;
+    write_output(path, render(rep), what);
+  };
   // Each on its own: one that fails is reported and the others are still written.
-  if (!json.empty()) write_output(json, render_json(rep), "--export-json: ");
-  if (!csv.empty()) write_output(csv, render_csv(rep), "--export-csv: ");
-  if (!markdown.empty()) write_output(markdown, render_markdown(rep), "--export-markdown: ");
+  write(json, render_json, "--export-json: ");
+  write(csv, render_csv, "--export-csv: ");
+  write(markdown, render_markdown, "--export-markdown: ");
 }
 
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep) {

@@ -30,11 +30,16 @@ void write_stdout(const std::string& text);
 /// Writes a report to stderr (trace's table). A failure makes the exit status 4.
 void write_stderr(const std::string& text);
 
+/// When write_exports is called: after each result (so a later failure loses nothing), or
+/// once at the end of the run.
+enum class ExportPass { kAfterResult, kFinal };
+
 /// Writes the --export-json, --export-csv and --export-markdown files (an empty name: not
 /// asked for) of a run or a compare, each by write_output: one that fails is reported once
-/// and the others are still written.
+/// and the others are still written. kAfterResult writes only regular files; a stream
+/// (is_stream_output) takes its one document at kFinal, which writes every file again.
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
-                   const BenchReport& rep);
+                   const BenchReport& rep, ExportPass pass);
 
 /// Draws the comparison chart to o.plot; nothing when --plot was not given.
 void write_comparison_plot(const BenchOptions& o, const BenchReport& rep);
