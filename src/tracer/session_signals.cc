@@ -50,11 +50,18 @@ bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_sysc
   // (seccomp_filter.cc). What does: an attach to one of iobench's other threads (a watchdog,
   // a spinner; their ids are not known when the filter is built), or, without a filter,
   // every call. The kernel reads the pid as its low 32 bits.
+  // An i386 call (a 32-bit binary, int $0x80) numbers ptrace 26 and reads request and pid
+  // as 32-bit values, the upper halves unseen. GETREGS/SETREGS below use the 64-bit layout
+  // for a compat tracee too, so orig_rax and rax mean the same there.
+  constexpr long kI386Ptrace = 26;  // arch/x86/entry/syscalls/syscall_32.tbl
   const std::uint64_t* args = info.entry.args;
-  if (info.arch != AUDIT_ARCH_X86_64) return false;  // i386 numbers its calls otherwise
-  if (static_cast<long>(info.entry.nr) != SYS_ptrace || args[0] == PTRACE_TRACEME) return false;
-  const auto target = static_cast<pid_t>(args[1]);
-  const bool attach = args[0] == PTRACE_ATTACH || args[0] == PTRACE_SEIZE;
+  const bool native = info.arch == AUDIT_ARCH_X86_64;
+  if (!native && info.arch != AUDIT_ARCH_I386) return false;
+  if (static_cast<long>(info.entry.nr) != (native ? SYS_ptrace : kI386Ptrace)) return false;
+  const std::uint64_t request = native ? args[0] : static_cast<std::uint32_t>(args[0]);
+  if (request == PTRACE_TRACEME) return false;
+  const auto target = static_cast<pid_t>(static_cast<std::uint32_t>(args[1]));
+  const bool attach = request == PTRACE_ATTACH || request == PTRACE_SEIZE;
   if (target != ::getpid() && !(attach && read_task_ids(target).tgid == ::getpid())) return false;
   user_regs_struct regs{};
   if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) {
