@@ -197,6 +197,7 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
         return;
       }
       cancel_probe(tid, t);
+      settle_restart(tid, t, status.stop_signal());
       resume(tid, t, status.stop_signal());  // the program's signal: deliver it
       return;
     default:
@@ -295,6 +296,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   if (loads_filter(sc, args)) processes_[t.tgid].own_filter = true;
   Process& p = processes_[t.tgid];
   if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
+  if (resume_restarted(tid, t, info)) return;
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
     resume(tid, t);
@@ -311,6 +313,8 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     return;
   }
   t.pending = true;
+  t.nr = nr;
+  t.arch = info.arch;
   t.weight = weight;
   t.slot = slot;
   t.moves_data = sc.moves_data;

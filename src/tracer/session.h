@@ -134,8 +134,13 @@ class TraceSession {
     Held held;
     bool moves_data = false;
     bool sample = false;
-    bool probe_ok = false;     // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
-    bool refusing = false;     // a ptrace of ours skipped at its entry, to fail at its exit
+    bool probe_ok = false;  // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
+    bool refusing = false;  // a ptrace of ours skipped at its entry, to fail at its exit
+    /// A timed call's exit said -ERESTART*: its restart is the same call, counted already
+    /// (session_timing.cc). `nr` and `arch` name the timed call in flight.
+    bool restarting = false;
+    long nr = -1;
+    std::uint32_t arch = 0;
     std::uint32_t weight = 0;  // of the call in flight: the calls it stands for
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
@@ -165,6 +170,8 @@ class TraceSession {
   bool start_probe(pid_t tid, Thread& t, const Held& h);
   void end_probe(pid_t tid, Thread& t, std::int64_t now_ns);
   void cancel_probe(pid_t tid, Thread& t);
+  bool resume_restarted(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  void settle_restart(pid_t tid, Thread& t, int sig);
   void on_event(pid_t tid, Thread& t, int event);
   void on_exec(pid_t tid);
   void note_lost_privileges(pid_t tid);
