@@ -119,6 +119,7 @@ void TraceSession::run() {
     if (tid < 0) {
       if (errno == EINTR) {
         throw_if_interrupted();  // SIGINT/SIGTERM: the destructor kills the tree
+        if (to_pass_on_) interrupt_main_process();
         continue;
       }
       if (errno == ECHILD) break;  // every tracee is gone, reported or not
@@ -148,13 +149,15 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
     forget(tid);
     return;
   }
-  if (tid == main_pid_ && first_interrupt_) {
-    note_main_signal(status);
-    if (to_pass_on_) pass_on_interrupt(tid);
-  }
   auto it = threads_.find(tid);
   // A new tracee's first stop can come before its creator's fork/clone event.
   Thread& t = it != threads_.end() ? it->second : adopt(tid);
+  // Any thread of the main child: a process-directed SIGINT goes to another thread when
+  // the main one is stopped or has one pending, and the main one may have exited.
+  if (t.tgid == main_pid_ && first_interrupt_) {
+    note_main_signal(tid, status);
+    if (to_pass_on_) pass_on_interrupt();
+  }
 
   switch (status.kind()) {
     case Kind::kSeccompStop:

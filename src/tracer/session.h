@@ -179,8 +179,9 @@ class TraceSession {
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
   void take_first_interrupt() noexcept;
-  void note_main_signal(const WaitStatus& status);
-  void pass_on_interrupt(pid_t tid);
+  void note_main_signal(pid_t tid, const WaitStatus& status);
+  void pass_on_interrupt();
+  void interrupt_main_process() noexcept;
   bool refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
   void finish_refusal(pid_t tid, Thread& t);
   void reap_orphaned_zombies() noexcept;

@@ -191,6 +191,23 @@ TEST_F(CtrlC, ASecondCtrlCKillsTheTreeAndLeavesNothing) {
   // TearDown: no process of the tree is left, stopped, traced or running.
 }
 
+TEST_F(CtrlC, AProgramWhoseMainThreadExitedStillGetsItsCtrlC) {
+  // The handler's PTRACE_INTERRUPT names the main thread, a zombie here: another thread
+  // must stop for the SIGINT to be passed on, or the run hangs.
+  const std::string out = dir_.file("zombie");
+  Job job({"trace", "--count-only", "--timeout", "30", "-o", dir_.file("report"), "--",
+           PROGRAM_ZOMBIE_LEADER, out},
+          dir_.path());
+  ASSERT_TRUE(wait_until([&] {
+    const pid_t child = program(job);
+    return count_lines(out) == 1 && child > 0 && process_state(child) == 'Z';
+  })) << "the program never got ready: "
+      << job.err();
+  ::kill(job.pid(), SIGINT);  // iobench alone: only the tracer can pass it on
+  EXPECT_EQ(job.wait(), 0) << "-1 or 124: a hang\n" << job.err();
+  EXPECT_EQ(count_lines(out), 2u) << "the handler ran once";
+}
+
 // ---- a program cannot trap iobench ----
 
 /// `ptrace_parent [--int80]` traced by iobench in `mode`: each attempt must fail with EPERM.
