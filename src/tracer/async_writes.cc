@@ -88,17 +88,21 @@ std::vector<AsyncRequest> pending_sqes(pid_t tid, int ring_fd) {
 }
 
 std::optional<std::vector<AsyncRequest>> submitted_iocbs(pid_t tid, std::uint64_t iocbpp,
-                                                         std::uint64_t nr) {
+                                                         std::uint64_t nr, bool compat) {
   std::vector<AsyncRequest> out;
   nr = std::min(nr, kMaxIocbs);
+  // Compat io_submit takes an array of 32-bit pointers; the iocb itself is laid out alike.
+  const std::size_t ptr_size = compat ? sizeof(std::uint32_t) : sizeof(std::uint64_t);
   for (std::uint64_t first = 0; first < nr; first += kBatch) {
     const std::size_t n = std::min<std::uint64_t>(kBatch, nr - first);
     std::array<std::uint64_t, kBatch> ptrs{};
-    const iovec local_ptrs{ptrs.data(), n * sizeof(std::uint64_t)};
+    std::array<std::uint32_t, kBatch> ptrs32{};
+    void* const into = compat ? static_cast<void*>(ptrs32.data()) : ptrs.data();
+    const iovec local_ptrs{into, n * ptr_size};
     // NOLINTNEXTLINE(performance-no-int-to-ptr): an address in the tracee.
-    const iovec remote_ptrs{reinterpret_cast<void*>(iocbpp + first * sizeof(std::uint64_t)),
-                            local_ptrs.iov_len};
+    const iovec remote_ptrs{reinterpret_cast<void*>(iocbpp + first * ptr_size), local_ptrs.iov_len};
     if (!read_all(tid, &local_ptrs, &remote_ptrs, 1)) return std::nullopt;
+    if (compat) std::copy_n(ptrs32.begin(), n, ptrs.begin());
     std::array<iocb, kBatch> cbs{};
     std::array<iovec, kBatch> local{}, remote{};
     for (std::size_t i = 0; i < n; ++i) {

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -281,6 +282,14 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     return;
   }
   const SyscallInfo& sc = config_.table->info(key);
+  // An i386 call reads 32-bit registers: from a 64-bit program (int $0x80) the upper halves
+  // of ours may hold anything the kernel never looks at.
+  std::array<std::uint64_t, 6> compat_args{};
+  if (!sc.native) {
+    for (std::size_t i = 0; i < compat_args.size(); ++i)
+      compat_args[i] = static_cast<std::uint32_t>(info.entry.args[i]);
+    args = compat_args.data();
+  }
   if (t.probe == Probe::kArmed) {
     if (sc.native && nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
       begin_timed_interval(t);

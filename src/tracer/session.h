@@ -163,7 +163,8 @@ class TraceSession {
   const std::string* file_of(pid_t tid, Process& p, const SyscallInfo& sc,
                              const std::uint64_t* args);
   const std::string* ring_file(pid_t tid, Process& p, const std::uint64_t* args);
-  const std::string* aio_file(pid_t tid, Process& p, std::uint64_t iocbpp, std::uint64_t nr);
+  const std::string* aio_file(pid_t tid, Process& p, std::uint64_t iocbpp, std::uint64_t nr,
+                              bool compat);
   void on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info, std::int64_t now_ns);
   void begin_timed_interval(Thread& t);
   void record(Thread& t, const Held& h, bool probed);
