@@ -25,7 +25,7 @@ void on_signal(int sig, siginfo_t* info, void* /*context*/) {
     g_sender_pid = info->si_pid;
     g_hold = kHeld;
     // A stop the tracer's waitpid returns for. Only the tracer's thread may ask: the
-    // helper threads keep these signals off (keep_interrupts_off_this_thread).
+    // helper threads start with these signals blocked (InterruptsOffForNewThreads).
     const int saved = errno;
     (void)::ptrace(PTRACE_INTERRUPT, static_cast<pid_t>(g_command), nullptr, nullptr);
     errno = saved;
@@ -58,11 +58,16 @@ void restore_default_signals() {
   signal(SIGXFSZ, SIG_DFL);
 }
 
-void keep_interrupts_off_this_thread() noexcept {
+InterruptsOffForNewThreads::InterruptsOffForNewThreads() noexcept {
   sigset_t set;
   sigemptyset(&set);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
-  (void)::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  (void)::pthread_sigmask(SIG_BLOCK, &set, &saved_);
+}
+
+// A signal that came meanwhile is delivered here, on the creating thread, as it should be.
+InterruptsOffForNewThreads::~InterruptsOffForNewThreads() {
+  (void)::pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
 }
 
 int interrupt_signal() noexcept { return g_signal; }

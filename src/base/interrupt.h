@@ -4,6 +4,7 @@
 // The one exception is Ctrl-C under `iobench trace` (FirstInterruptToCommand, below).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <optional>
@@ -19,9 +20,22 @@ void install_interrupt_handlers();
 /// Undoes the SIG_IGN dispositions above, before a user's command is run.
 void restore_default_signals();
 
-/// For a helper thread (a watchdog, a spinner), first thing: SIGINT, SIGTERM and SIGHUP are
-/// then always handled on the thread whose blocking wait they must interrupt.
-void keep_interrupts_off_this_thread() noexcept;
+/// Around the construction of a helper thread (a watchdog, a spinner): SIGINT, SIGTERM and
+/// SIGHUP are blocked on the creating thread while the scope lives, so the new thread starts
+/// with them blocked (it inherits the mask) and they are always handled on the thread whose
+/// blocking wait they must interrupt. Blocking them first thing in the new thread would
+/// leave a window in which the handler runs there: its PTRACE_INTERRUPT would fail (only
+/// the tracer thread may) and the tracer's wait would see no EINTR.
+class InterruptsOffForNewThreads {
+ public:
+  InterruptsOffForNewThreads() noexcept;
+  ~InterruptsOffForNewThreads();  // the creating thread's mask as it was
+  InterruptsOffForNewThreads(const InterruptsOffForNewThreads&) = delete;
+  InterruptsOffForNewThreads& operator=(const InterruptsOffForNewThreads&) = delete;
+
+ private:
+  sigset_t saved_{};
+};
 
 /// The signal that asked us to stop, or 0.
 int interrupt_signal() noexcept;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -50,6 +51,18 @@ long field_value(std::string_view line, std::string_view field, int base) {
   return std::strtol(std::string(line.substr(at + field.size(), 24)).c_str(), nullptr, base);
 }
 
+/// process_vm_readv of `n` local and remote ranges of equal sizes, all or nothing. A short
+/// read (the tracee's memory ends inside a range) leaves errno as it was: say EFAULT, as
+/// the kernel would answer the call itself, or the caller would test a stale errno.
+bool read_all(pid_t tid, const iovec* local, const iovec* remote, std::size_t n) {
+  std::size_t want = 0;
+  for (std::size_t i = 0; i < n; ++i) want += local[i].iov_len;
+  const ssize_t got = ::process_vm_readv(tid, local, n, remote, n, 0);
+  if (got == static_cast<ssize_t>(want)) return true;
+  if (got >= 0) errno = EFAULT;
+  return false;
+}
+
 }  // namespace
 
 std::vector<AsyncRequest> pending_sqes(pid_t tid, int ring_fd) {
@@ -75,20 +88,21 @@ std::vector<AsyncRequest> pending_sqes(pid_t tid, int ring_fd) {
 }
 
 std::optional<std::vector<AsyncRequest>> submitted_iocbs(pid_t tid, std::uint64_t iocbpp,
-                                                         std::uint64_t nr) {
+                                                         std::uint64_t nr, bool compat) {
   std::vector<AsyncRequest> out;
   nr = std::min(nr, kMaxIocbs);
+  // Compat io_submit takes an array of 32-bit pointers; the iocb itself is laid out alike.
+  const std::size_t ptr_size = compat ? sizeof(std::uint32_t) : sizeof(std::uint64_t);
   for (std::uint64_t first = 0; first < nr; first += kBatch) {
     const std::size_t n = std::min<std::uint64_t>(kBatch, nr - first);
     std::array<std::uint64_t, kBatch> ptrs{};
-    const iovec local_ptrs{ptrs.data(), n * sizeof(std::uint64_t)};
+    std::array<std::uint32_t, kBatch> ptrs32{};
+    void* const into = compat ? static_cast<void*>(ptrs32.data()) : ptrs.data();
+    const iovec local_ptrs{into, n * ptr_size};
     // NOLINTNEXTLINE(performance-no-int-to-ptr): an address in the tracee.
-    const iovec remote_ptrs{reinterpret_cast<void*>(iocbpp + first * sizeof(std::uint64_t)),
-                            local_ptrs.iov_len};
-    if (::process_vm_readv(tid, &local_ptrs, 1, &remote_ptrs, 1, 0) !=
-        static_cast<ssize_t>(local_ptrs.iov_len)) {
-      return std::nullopt;
-    }
+    const iovec remote_ptrs{reinterpret_cast<void*>(iocbpp + first * ptr_size), local_ptrs.iov_len};
+    if (!read_all(tid, &local_ptrs, &remote_ptrs, 1)) return std::nullopt;
+    if (compat) std::copy_n(ptrs32.begin(), n, ptrs.begin());
     std::array<iocb, kBatch> cbs{};
     std::array<iovec, kBatch> local{}, remote{};
     for (std::size_t i = 0; i < n; ++i) {
@@ -96,10 +110,7 @@ std::optional<std::vector<AsyncRequest>> submitted_iocbs(pid_t tid, std::uint64_
       // NOLINTNEXTLINE(performance-no-int-to-ptr): an address in the tracee.
       remote[i] = {reinterpret_cast<void*>(ptrs[i]), sizeof(iocb)};
     }
-    if (::process_vm_readv(tid, local.data(), n, remote.data(), n, 0) !=
-        static_cast<ssize_t>(n * sizeof(iocb))) {
-      return std::nullopt;
-    }
+    if (!read_all(tid, local.data(), remote.data(), n)) return std::nullopt;
     for (std::size_t i = 0; i < n; ++i) {
       const auto op = cbs[i].aio_lio_opcode;
       out.push_back({static_cast<int>(cbs[i].aio_fildes), false,

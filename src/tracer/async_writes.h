@@ -24,8 +24,8 @@ struct AsyncRequest {
 std::vector<AsyncRequest> pending_sqes(pid_t tid, int ring_fd);
 
 /// The iocbs of io_submit(ctx, nr, iocbpp), read from the tracee's memory; nullopt when
-/// the memory cannot be read (errno says why).
+/// the memory cannot be read (errno says why). `compat`: an i386 call's 32-bit pointers.
 std::optional<std::vector<AsyncRequest>> submitted_iocbs(pid_t tid, std::uint64_t iocbpp,
-                                                         std::uint64_t nr);
+                                                         std::uint64_t nr, bool compat);
 
 }  // namespace iobench::tracing

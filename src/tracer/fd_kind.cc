@@ -52,22 +52,28 @@ bool writable(pid_t tid, int fd) {
   return (flags & O_PATH) == 0 && (flags & O_ACCMODE) != O_RDONLY;
 }
 
-FdKind kind_of(const struct stat& st, std::string_view name, pid_t tid, int fd,
+FileId file_id(const struct statx& st) {
+  return FileId{::makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino};
+}
+
+FdKind kind_of(const struct statx& st, std::string_view name, pid_t tid, int fd,
                const std::vector<FileId>& streams) {
   if (name == kRingName) return FdKind::kRing;
-  const FileId id{st.st_dev, st.st_ino};
-  if (std::find(streams.begin(), streams.end(), id) != streams.end()) return FdKind::kStream;
-  switch (st.st_mode & S_IFMT) {
+  if (std::find(streams.begin(), streams.end(), file_id(st)) != streams.end())
+    return FdKind::kStream;
+  switch (st.stx_mode & S_IFMT) {
     case S_IFIFO:
       return FdKind::kPipe;
     case S_IFSOCK:
       return FdKind::kSocket;
     case 0:
       return FdKind::kAnon;  // an anonymous inode has no file type at all
-    case S_IFCHR:
-      if (st.st_rdev == ::makedev(1, 3)) return FdKind::kNull;
-      if (is_terminal(st.st_rdev)) return FdKind::kTerminal;
+    case S_IFCHR: {
+      const dev_t rdev = ::makedev(st.stx_rdev_major, st.stx_rdev_minor);
+      if (rdev == ::makedev(1, 3)) return FdKind::kNull;
+      if (is_terminal(rdev)) return FdKind::kTerminal;
       break;
+    }
     default:
       break;
   }
@@ -90,8 +96,13 @@ FdFacts classify_fd(pid_t tid, int fd, const std::vector<FileId>& streams) {
   *fmt::format_to_n(link, sizeof(link) - 1, "/proc/{}/fd/{}", tid, fd).out = '\0';
   char target[PATH_MAX];
   const ssize_t n = ::readlink(link, target, sizeof(target));
-  struct stat st {};
-  if (n <= 0 || ::stat(link, &st) != 0) {
+  // The link leads straight to the open file's inode (no path walk), but a stat there asks
+  // its filesystem: a stalled FUSE or NFS server would stop the tracer, and every tracee
+  // with it, beyond the watchdog's reach. AT_STATX_DONT_SYNC lets both answer from their
+  // cached attributes (type, device and inode do not change while the file is open). Not
+  // fdinfo's "ino:": it has no device, and a terminal or /dev/null is told by its rdev.
+  struct statx st {};
+  if (n <= 0 || ::statx(AT_FDCWD, link, AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO, &st) != 0) {
     // EACCES: the fd exists but may not be looked at (PR_SET_DUMPABLE 0 and no
     // CAP_SYS_PTRACE); a bad fd is ENOENT.
     if (errno == EACCES || errno == EPERM) {
@@ -101,7 +112,7 @@ FdFacts classify_fd(pid_t tid, int fd, const std::vector<FileId>& streams) {
   }
   const std::string_view name(target, static_cast<std::size_t>(n));
   const FdKind kind = kind_of(st, name, tid, fd, streams);
-  return {file_key(name, kind), FileId{st.st_dev, st.st_ino}, kind};
+  return {file_key(name, kind), file_id(st), kind};
 }
 
 std::string file_key(std::string_view path, FdKind kind) {

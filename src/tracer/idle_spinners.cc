@@ -29,6 +29,7 @@ IdleSpinners::IdleSpinners(bool enable) {
   cpu_set_t mask;
   if (::sched_getaffinity(0, sizeof(mask), &mask) != 0 || CPU_COUNT(&mask) < 2) return;
   shared_ = std::make_unique<Shared>();
+  const InterruptsOffForNewThreads off;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (!CPU_ISSET(cpu, &mask)) continue;
     try {
@@ -48,7 +49,6 @@ IdleSpinners::~IdleSpinners() {
 }
 
 void IdleSpinners::spin(Shared& s, int cpu) noexcept {
-  keep_interrupts_off_this_thread();
   // Without its CPU or the idle policy a spinner would compete with the program: give up.
   if (!pin_thread_to(cpu)) return;
   const sched_param param{};

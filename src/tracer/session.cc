@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -119,6 +120,7 @@ void TraceSession::run() {
     if (tid < 0) {
       if (errno == EINTR) {
         throw_if_interrupted();  // SIGINT/SIGTERM: the destructor kills the tree
+        if (to_pass_on_) interrupt_main_process();
         continue;
       }
       if (errno == ECHILD) break;  // every tracee is gone, reported or not
@@ -148,13 +150,15 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
     forget(tid);
     return;
   }
-  if (tid == main_pid_ && first_interrupt_) {
-    note_main_signal(status);
-    if (to_pass_on_) pass_on_interrupt(tid);
-  }
   auto it = threads_.find(tid);
   // A new tracee's first stop can come before its creator's fork/clone event.
   Thread& t = it != threads_.end() ? it->second : adopt(tid);
+  // Any thread of the main child: a process-directed SIGINT goes to another thread when
+  // the main one is stopped or has one pending, and the main one may have exited.
+  if (t.tgid == main_pid_ && first_interrupt_) {
+    note_main_signal(tid, status);
+    if (to_pass_on_) pass_on_interrupt();
+  }
 
   switch (status.kind()) {
     case Kind::kSeccompStop:
@@ -197,6 +201,7 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
         return;
       }
       cancel_probe(tid, t);
+      settle_restart(tid, t, status.stop_signal());
       resume(tid, t, status.stop_signal());  // the program's signal: deliver it
       return;
     default:
@@ -277,6 +282,14 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     return;
   }
   const SyscallInfo& sc = config_.table->info(key);
+  // An i386 call reads 32-bit registers: from a 64-bit program (int $0x80) the upper halves
+  // of ours may hold anything the kernel never looks at.
+  std::array<std::uint64_t, 6> compat_args{};
+  if (!sc.native) {
+    for (std::size_t i = 0; i < compat_args.size(); ++i)
+      compat_args[i] = static_cast<std::uint32_t>(info.entry.args[i]);
+    args = compat_args.data();
+  }
   if (t.probe == Probe::kArmed) {
     if (sc.native && nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
       begin_timed_interval(t);
@@ -295,6 +308,7 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
   if (loads_filter(sc, args)) processes_[t.tgid].own_filter = true;
   Process& p = processes_[t.tgid];
   if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
+  if (resume_restarted(tid, t, info)) return;
   if (!config_.trace_all && !sc.write_family) {
     apply_fd_effect(tid, p, sc.fd_effect, args);  // bookkeeping only: not a result
     resume(tid, t);
@@ -311,6 +325,8 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     return;
   }
   t.pending = true;
+  t.nr = nr;
+  t.arch = info.arch;
   t.weight = weight;
   t.slot = slot;
   t.moves_data = sc.moves_data;

@@ -134,8 +134,13 @@ class TraceSession {
     Held held;
     bool moves_data = false;
     bool sample = false;
-    bool probe_ok = false;     // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
-    bool refusing = false;     // a ptrace of ours skipped at its entry, to fail at its exit
+    bool probe_ok = false;  // an ordinary call: rip - 2 is its `syscall` (not execve, sigreturn)
+    bool refusing = false;  // a ptrace of ours skipped at its entry, to fail at its exit
+    /// A timed call's exit said -ERESTART*: its restart is the same call, counted already
+    /// (session_timing.cc). `nr` and `arch` name the timed call in flight.
+    bool restarting = false;
+    long nr = -1;
+    std::uint32_t arch = 0;
     std::uint32_t weight = 0;  // of the call in flight: the calls it stands for
     std::int64_t t0 = 0;
     std::int64_t waited0 = 0;  // tracer's + tracee's run-queue wait at t0
@@ -158,13 +163,16 @@ class TraceSession {
   const std::string* file_of(pid_t tid, Process& p, const SyscallInfo& sc,
                              const std::uint64_t* args);
   const std::string* ring_file(pid_t tid, Process& p, const std::uint64_t* args);
-  const std::string* aio_file(pid_t tid, Process& p, std::uint64_t iocbpp, std::uint64_t nr);
+  const std::string* aio_file(pid_t tid, Process& p, std::uint64_t iocbpp, std::uint64_t nr,
+                              bool compat);
   void on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& info, std::int64_t now_ns);
   void begin_timed_interval(Thread& t);
   void record(Thread& t, const Held& h, bool probed);
   bool start_probe(pid_t tid, Thread& t, const Held& h);
   void end_probe(pid_t tid, Thread& t, std::int64_t now_ns);
   void cancel_probe(pid_t tid, Thread& t);
+  bool resume_restarted(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  void settle_restart(pid_t tid, Thread& t, int sig);
   void on_event(pid_t tid, Thread& t, int event);
   void on_exec(pid_t tid);
   void note_lost_privileges(pid_t tid);
@@ -172,8 +180,9 @@ class TraceSession {
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
   void take_first_interrupt() noexcept;
-  void note_main_signal(const WaitStatus& status);
-  void pass_on_interrupt(pid_t tid);
+  void note_main_signal(pid_t tid, const WaitStatus& status);
+  void pass_on_interrupt();
+  void interrupt_main_process() noexcept;
   bool refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
   void finish_refusal(pid_t tid, Thread& t);
   void reap_orphaned_zombies() noexcept;

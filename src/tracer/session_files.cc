@@ -23,7 +23,7 @@ bool is_counted_file(FdKind kind) { return kind == FdKind::kFile || kind == FdKi
 
 const std::string* TraceSession::file_of(pid_t tid, Process& p, const SyscallInfo& sc,
                                          const std::uint64_t* args) {
-  if (sc.fd_arg == kFdsInIocbs) return aio_file(tid, p, args[2], args[1]);
+  if (sc.fd_arg == kFdsInIocbs) return aio_file(tid, p, args[2], args[1], !sc.native);
   if (sc.fd_arg < 0) return &kNoFd;
   if (sc.fd_effect == FdEffect::kRingEnter) return ring_file(tid, p, args);
   return &p.fds.lookup(tid, static_cast<int>(args[sc.fd_arg]), streams_).key;
@@ -53,8 +53,8 @@ const std::string* TraceSession::ring_file(pid_t tid, Process& p, const std::uin
 }
 
 const std::string* TraceSession::aio_file(pid_t tid, Process& p, std::uint64_t iocbpp,
-                                          std::uint64_t nr) {
-  const auto iocbs = submitted_iocbs(tid, iocbpp, nr);
+                                          std::uint64_t nr, bool compat) {
+  const auto iocbs = submitted_iocbs(tid, iocbpp, nr, compat);
   if (!iocbs) {
     // EFAULT: the call fails the same way; EPERM: a non-dumpable program's memory.
     if (errno == EPERM || errno == EACCES)

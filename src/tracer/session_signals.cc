@@ -24,15 +24,25 @@ void TraceSession::take_first_interrupt() noexcept {
   if (auto sender = first_interrupt_->take()) to_pass_on_ = sender;
 }
 
-void TraceSession::note_main_signal(const WaitStatus& status) {
+void TraceSession::note_main_signal(pid_t tid, const WaitStatus& status) {
   if (status.kind() != WaitStatus::Kind::kSignalDeliveryStop || status.stop_signal() != SIGINT)
     return;
   siginfo_t info{};
-  if (::ptrace(PTRACE_GETSIGINFO, main_pid_, nullptr, &info) != 0) return;
+  if (::ptrace(PTRACE_GETSIGINFO, tid, nullptr, &info) != 0) return;
   main_sigint_ = SignalSender{info.si_code, info.si_pid};
 }
 
-void TraceSession::pass_on_interrupt(pid_t tid) {
+void TraceSession::interrupt_main_process() noexcept {
+  // The handler's PTRACE_INTERRUPT named the main thread, which never stops once it has
+  // exited (a zombie leader while other threads run; the request may still succeed): the
+  // tracer's wait returned EINTR instead, and a live thread must stop for the held SIGINT
+  // to be passed on. Every thread is asked: an extra stop is only resumed.
+  for (const auto& [tid, t] : threads_) {
+    if (t.tgid == main_pid_) (void)::ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
+  }
+}
+
+void TraceSession::pass_on_interrupt() {
   // The main child is stopped (the handler's PTRACE_INTERRUPT makes sure it stops soon), so
   // every SIGINT it has taken has shown as a delivery stop by now, and none is taken while
   // we decide. One from the same sender as ours is the same Ctrl-C: the group's. Otherwise
@@ -41,7 +51,9 @@ void TraceSession::pass_on_interrupt(pid_t tid) {
   const bool reached = main_sigint_.has_value() && *main_sigint_ == *to_pass_on_;
   main_sigint_.reset();
   to_pass_on_.reset();
-  if (!reached) ::kill(tid, SIGINT);  // our own unreaped child: its pid is still its own
+  // Our own unreaped child: its pid is still its own, and names the process, whichever
+  // thread is alive.
+  if (!reached) ::kill(main_pid_, SIGINT);
 }
 
 bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
@@ -50,11 +62,18 @@ bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_sysc
   // (seccomp_filter.cc). What does: an attach to one of iobench's other threads (a watchdog,
   // a spinner; their ids are not known when the filter is built), or, without a filter,
   // every call. The kernel reads the pid as its low 32 bits.
+  // An i386 call (a 32-bit binary, int $0x80) numbers ptrace 26 and reads request and pid
+  // as 32-bit values, the upper halves unseen. GETREGS/SETREGS below use the 64-bit layout
+  // for a compat tracee too, so orig_rax and rax mean the same there.
+  constexpr long kI386Ptrace = 26;  // arch/x86/entry/syscalls/syscall_32.tbl
   const std::uint64_t* args = info.entry.args;
-  if (info.arch != AUDIT_ARCH_X86_64) return false;  // i386 numbers its calls otherwise
-  if (static_cast<long>(info.entry.nr) != SYS_ptrace || args[0] == PTRACE_TRACEME) return false;
-  const auto target = static_cast<pid_t>(args[1]);
-  const bool attach = args[0] == PTRACE_ATTACH || args[0] == PTRACE_SEIZE;
+  const bool native = info.arch == AUDIT_ARCH_X86_64;
+  if (!native && info.arch != AUDIT_ARCH_I386) return false;
+  if (static_cast<long>(info.entry.nr) != (native ? SYS_ptrace : kI386Ptrace)) return false;
+  const std::uint64_t request = native ? args[0] : static_cast<std::uint32_t>(args[0]);
+  if (request == PTRACE_TRACEME) return false;
+  const auto target = static_cast<pid_t>(static_cast<std::uint32_t>(args[1]));
+  const bool attach = request == PTRACE_ATTACH || request == PTRACE_SEIZE;
   if (target != ::getpid() && !(attach && read_task_ids(target).tgid == ::getpid())) return false;
   user_regs_struct regs{};
   if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) {

@@ -5,8 +5,24 @@
 #include "base/error.h"
 #include "base/monotonic_clock.h"
 #include "tracer/session.h"
+#include "tracer/task_info.h"
 
 namespace iobench::tracing {
+
+namespace {
+
+// The kernel's own return values (include/linux/errno.h) for a call a signal or a ptrace
+// stop interrupted: it restarts the call unless a handler runs (and then it may turn them
+// into EINTR). The program never sees them.
+constexpr long kRestartSys = -512, kRestartNoIntr = -513, kRestartNoHand = -514,
+               kRestartBlock = -516;
+
+bool is_restart(long rval) {
+  return rval == kRestartSys || rval == kRestartNoIntr || rval == kRestartNoHand ||
+         rval == kRestartBlock;
+}
+
+}  // namespace
 
 void TraceSession::begin_timed_interval(Thread& t) {
   const RunDelay::Times tracee = t.run_delay.read_times();
@@ -34,12 +50,47 @@ void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& in
     interval_ns_ += now_ns - t.t0;
     // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
     if (!t.run_delay) h.interval = IntervalSample{now_ns - t.t0, 0};
+    if (h.is_error && is_restart(h.rval)) {
+      // Not an error, and not the call's end: its restart re-enters (and stops) as the
+      // same call, which must not count twice (resume_restarted).
+      t.held = h;
+      t.restarting = true;
+      resume(tid, t);
+      return;
+    }
     // A failed call may be one the kernel restarts (-ERESTARTSYS): its registers are not ours
     // to borrow.
     if (!h.is_error && start_probe(tid, t, h)) return;
     record(t, h, false);
   }
   resume(tid, t);
+}
+
+bool TraceSession::resume_restarted(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
+  if (!t.restarting) return false;
+  t.restarting = false;
+  // Anything else is a new call: restart_syscall (the restart of -ERESTART_RESTARTBLOCK),
+  // or, once a handler made the call fail with EINTR, whatever the program does next.
+  if (info.arch != t.arch || static_cast<long>(info.entry.nr) != t.nr) return false;
+  // Counted at its first entry, its fd effects applied there: timed from here on (the
+  // interrupted part is lost), with the first entry's slot, weight and sample.
+  t.pending = true;
+  begin_timed_interval(t);
+  resume(tid, t);
+  return true;
+}
+
+void TraceSession::settle_restart(pid_t tid, Thread& t, int sig) {
+  // Delivered to a handler, the signal decides: ERESTARTNOINTR restarts anyway,
+  // ERESTARTNOHAND and ERESTART_RESTARTBLOCK turn into the EINTR the program sees, and
+  // ERESTARTSYS restarts only with SA_RESTART, which /proc does not show: counted anew if it
+  // does restart, never as an error. Without a handler (ignored, or a stop) it restarts.
+  if (!t.restarting || sig == 0 || t.held.rval == kRestartNoIntr || !catches_signal(tid, sig))
+    return;
+  t.restarting = false;
+  if (t.held.rval == kRestartSys) return;
+  t.held.rval = -EINTR;
+  record(t, t.held, false);
 }
 
 bool TraceSession::start_probe(pid_t tid, Thread& t, const Held& h) {

@@ -47,6 +47,15 @@ TaskIds read_task_ids(pid_t tid) noexcept {
   return ids;
 }
 
+bool catches_signal(pid_t tid, int sig) noexcept {
+  char buf[4096];
+  if (!read_proc(tid, "status", buf, sizeof(buf))) return false;
+  const char* p = std::strstr(buf, "\nSigCgt:");
+  if (p == nullptr || sig < 1 || sig > 64) return false;
+  const unsigned long long caught = std::strtoull(p + 8, nullptr, 16);
+  return ((caught >> (sig - 1)) & 1U) != 0;
+}
+
 int last_cpu(pid_t tid) noexcept {
   char buf[1024];
   if (!read_proc(tid, "stat", buf, sizeof(buf))) return -1;

@@ -16,6 +16,10 @@ struct TaskIds {
 /// From /proc/TID/status; zeros when the task is gone.
 TaskIds read_task_ids(pid_t tid) noexcept;
 
+/// True when the task's process has a handler for `sig` (/proc/TID/status, SigCgt); false
+/// when it has none or cannot be read.
+bool catches_signal(pid_t tid, int sig) noexcept;
+
 /// The CPU the task last ran on (/proc/TID/stat, field 39); -1 when it cannot be read.
 int last_cpu(pid_t tid) noexcept;
 

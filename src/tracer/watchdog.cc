@@ -12,8 +12,8 @@ Watchdog::Watchdog(std::optional<std::chrono::nanoseconds> timeout, std::functio
   if (!timeout) return;
   const auto deadline = std::chrono::steady_clock::now() + *timeout;
   try {
+    const InterruptsOffForNewThreads off;
     thread_ = std::thread([this, deadline] {
-      keep_interrupts_off_this_thread();
       std::unique_lock lock(mutex_);
       if (cv_.wait_until(lock, deadline, [this] { return cancelled_; })) return;
       expired_ = true;

@@ -107,6 +107,19 @@ TEST_F(Abi, Int0x80From64BitProgram) {
   }
 }
 
+TEST_F(Abi, I386IoSubmitReadsItsArrayOf32BitPointers) {
+  // Read as 8-byte pointers, two 32-bit ones make an address that is no iocb: "(bad fd)".
+  TempDir dir;
+  const std::vector<std::string> args = {PROGRAM_INT80_WRITER, "--aio", dir.file("out")};
+  require_i386(args);
+  for (const TraceMode mode : {TraceMode::kTiming, TraceMode::kCount}) {
+    const TraceResult r = traced(TracerOptions{mode}, args);
+    EXPECT_EQ(calls(r.syscalls, "io_submit (i386)"), 1u);
+    EXPECT_EQ(file_calls(r, dir.file("out")), 1u);
+    EXPECT_EQ(count_writes(r).calls, 1u);
+  }
+}
+
 TEST_F(Abi, I386CloneUntracedChildIsStillTracedAndCounted) {
   // i386 clone keeps its flags in ebx: the tracer must clear CLONE_UNTRACED there, or the
   // child runs with our filter and no tracer and its write fails with ENOSYS (exit 101).

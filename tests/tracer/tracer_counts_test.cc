@@ -189,6 +189,23 @@ TEST_F(Counts, ErrorsAndCallsWithoutFd) {
   EXPECT_EQ(file_calls(r, "(no fd)"), 1u);
 }
 
+TEST_F(Counts, ARestartedWriteCountsOnceWithoutAnError) {
+  // A signal interrupts the timed blocking write: its exit stop says -ERESTARTSYS (no error
+  // the program sees), and the kernel restarts it: one call, whose restart stops again.
+  TracerOptions options;
+  options.time_all = true;  // the write is timed: its exit stop is seen
+  Tracer tracer(options);
+  Command cmd({PROGRAM_RESTART_WRITER});
+  const TraceResult r = run_traced(tracer, cmd);
+  ASSERT_GE(r.exit_code, 1) << "the pipe never filled";
+  ASSERT_LT(r.exit_code, 100) << "a step of the program failed";
+  const auto fills = static_cast<std::uint64_t>(r.exit_code);
+  // The fills, the EAGAIN that ended them, and the blocking write once.
+  EXPECT_EQ(r.syscalls.at("write").calls, fills + 2);
+  EXPECT_EQ(r.syscalls.at("write").errors, 1u);
+  EXPECT_EQ(r.syscalls.at("write").bytes, fills * 4096 + 1);
+}
+
 TEST_F(Counts, TraceAllReportsEverySyscall) {
   TempDir dir;
   Tracer tracer(TracerOptions{TraceMode::kTiming, /*trace_all=*/true});

@@ -3,6 +3,8 @@
 // and PTRACE_SEIZE of each of the parent's other threads. Exits 0 when each fails with EPERM;
 // 1 when one fails otherwise; 2 when one succeeds (exiting then detaches the tracer again, so
 // a broken guard fails the test, never hangs it). Prints how many threads it tried.
+// ptrace_parent --int80: the same through the i386 ABI (`int $0x80` from this 64-bit
+// program, i386 number 26), which reads 32-bit arguments (so no bits above 32 to try).
 #include <dirent.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -11,15 +13,33 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
-int main() {
+namespace {
+
+bool g_int80 = false;
+
+/// ptrace(request, pid, 0, 0): 0 or -1 with errno, as syscall(2) answers.
+long try_ptrace(long request, long pid) {
+  if (!g_int80) return ::syscall(SYS_ptrace, request, pid, 0L, 0L);  // no int truncation
+  long ret = 26;  // i386 ptrace: eax = number, ebx, ecx, edx, esi = arguments
+  asm volatile("int $0x80" : "+a"(ret) : "b"(request), "c"(pid), "d"(0L), "S"(0L) : "memory");
+  const int result = static_cast<int>(ret);
+  if (result >= 0) return result;
+  errno = -result;
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  g_int80 = argc > 1 && std::strcmp(argv[1], "--int80") == 0;
   const long parent = ::getppid();
   const long named[] = {parent, parent, parent | (1L << 32)};
   const long requests[] = {PTRACE_SEIZE, PTRACE_ATTACH, PTRACE_SEIZE};
-  for (int i = 0; i < 3; ++i) {
-    // The raw syscall: glibc's wrapper would truncate the pid to an int.
-    if (::syscall(SYS_ptrace, requests[i], named[i], 0L, 0L) == 0) return 2;
+  for (int i = 0; i < (g_int80 ? 2 : 3); ++i) {
+    if (try_ptrace(requests[i], named[i]) == 0) return 2;
     if (errno != EPERM) {
       std::perror("ptrace");
       return 1;
@@ -34,7 +54,7 @@ int main() {
     const long tid = std::atol(e->d_name);
     if (tid <= 0 || tid == parent) continue;
     ++threads;
-    if (::syscall(SYS_ptrace, PTRACE_SEIZE, tid, 0L, 0L) == 0) return 2;
+    if (try_ptrace(PTRACE_SEIZE, tid) == 0) return 2;
     if (errno != EPERM && errno != ESRCH) {  // ESRCH: the thread ended meanwhile
       std::perror("ptrace");
       return 1;
