@@ -33,4 +33,18 @@ inline bool exists(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
+/// The lines of err that are iobench errors.
+inline std::vector<std::string> error_lines(const std::string& err) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin < err.size()) {
+    const std::size_t end = err.find('\n', begin);
+    const std::string line = err.substr(begin, end - begin);
+    if (line.starts_with("iobench: error:")) out.push_back(line);
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+  return out;
+}
+
 }  // namespace iobench::testing

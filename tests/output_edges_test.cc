@@ -13,6 +13,7 @@
 namespace iobench {
 namespace {
 
+using testing::error_lines;
 using testing::exists;
 using testing::ProcessOutput;
 using testing::run_process;
@@ -40,19 +41,6 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-std::vector<std::string> error_lines(const std::string& err) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  while (begin < err.size()) {
-    const std::size_t end = err.find('\n', begin);
-    const std::string line = err.substr(begin, end - begin);
-    if (line.starts_with("iobench: error:")) out.push_back(line);
-    if (end == std::string::npos) break;
-    begin = end + 1;
-  }
-  return out;
 }
 
 TEST(OutputEdges, AnExportToAStreamIsOneDocumentWrittenOnce) {

@@ -16,6 +16,7 @@
 namespace iobench {
 namespace {
 
+using testing::error_lines;
 using testing::iobench;
 using testing::is_symlink;
 using testing::ProcessOutput;
@@ -37,20 +38,6 @@ ProcessOutput iobench_redirected(const std::string& redirect, std::vector<std::s
   std::vector<std::string> sh = {"/bin/sh", "-c", "exec \"$0\" \"$@\" " + redirect, IOBENCH_BIN};
   sh.insert(sh.end(), args.begin(), args.end());
   return run_process(sh);
-}
-
-/// The lines of err that are iobench errors.
-std::vector<std::string> error_lines(const std::string& err) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  while (begin < err.size()) {
-    const std::size_t end = err.find('\n', begin);
-    const std::string line = err.substr(begin, end - begin);
-    if (line.starts_with("iobench: error:")) out.push_back(line);
-    if (end == std::string::npos) break;
-    begin = end + 1;
-  }
-  return out;
 }
 
 struct stat stat_of(const std::string& path) {
