@@ -203,4 +203,27 @@ void TraceTally::fill(TraceResult& result, const SyscallTable& table,
   }
 }
 
+namespace {
+
+/// Every time of `stats` unknown: what was filled in rests on no calibration.
+void forget_times(std::map<std::string, SyscallStats>& stats) {
+  for (auto& [name, st] : stats) {
+    st.time_ns = 0;
+    st.time_ci95_ns = 0;
+    st.latency.reset();
+  }
+}
+
+}  // namespace
+
+/// A run whose tracer cost is unknown: its times say nothing, and `reason` says why
+/// (reporters print null and "—", never 0). Counts, errors and bytes stay.
+void forget_times(TraceResult& r, std::string reason) {
+  r.time_unavailable_reason = std::move(reason);
+  r.overhead_ns = 0;
+  forget_times(r.syscalls);
+  for (FileStats& f : r.files) forget_times(f.syscalls);
+  for (ProcessStats& p : r.processes) forget_times(p.syscalls);
+}
+
 }  // namespace iobench::tracing

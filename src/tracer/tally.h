@@ -115,4 +115,8 @@ class TraceTally {
   std::map<CellKey, Counter> cells_;
 };
 
+/// A run whose tracer cost is unknown: its times say nothing, and `reason` says why
+/// (reporters print null and "—", never 0). Counts, errors and bytes stay.
+void forget_times(TraceResult& r, std::string reason);
+
 }  // namespace iobench::tracing

@@ -27,6 +27,7 @@
 #include "tracer/seccomp_filter.h"
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
+#include "tracer/tally.h"
 #include "tracer/task_info.h"
 #include "tracer/watchdog.h"
 #include "tracer/write_calls.h"
@@ -101,25 +102,6 @@ Overhead correction(const TracerCalibration& before, const TracerCalibration& af
   return Overhead{p * res.ns + (1 - p) * all.ns, std::hypot(p * res.se_ns, (1 - p) * all.se_ns)};
 }
 
-/// Every time of `stats` unknown: what was filled in rests on no calibration.
-void forget_times(std::map<std::string, SyscallStats>& stats) {
-  for (auto& [name, st] : stats) {
-    st.time_ns = 0;
-    st.time_ci95_ns = 0;
-    st.latency.reset();
-  }
-}
-
-/// A run whose tracer cost is unknown: its times say nothing, and `reason` says why
-/// (reporters print null and "—", never 0). Counts, errors and bytes stay.
-void forget_times(TraceResult& r, std::string reason) {
-  r.time_unavailable_reason = std::move(reason);
-  r.overhead_ns = 0;
-  forget_times(r.syscalls);
-  for (FileStats& f : r.files) forget_times(f.syscalls);
-  for (ProcessStats& p : r.processes) forget_times(p.syscalls);
-}
-
 void set_ending(TraceResult& result, const WaitStatus& status) {
   if (status.kind() == WaitStatus::Kind::kExited) result.exit_code = status.exit_code();
   if (status.kind() == WaitStatus::Kind::kFatalSignal) result.term_signal = status.fatal_signal();
@@ -139,7 +121,7 @@ struct Tracer::Impl {
     std::int64_t overhead_ns = 0;
     std::int64_t residual_ns = 0;
     int unsampled_fd = -1;
-    const char* purpose = "the traced run";  // what a failed fork was for
+    const char* purpose = "the traced run";     // what a failed fork was for
     bool command_gets_first_interrupt = false;  // never for a calibration: it is ours
   };
   /// A finished session's result, before its times are corrected (tally.fill()).
@@ -231,7 +213,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
     t.tally.fill(r, impl_->table, overhead);
     split_file_keys(r.files);  // the tally files calls by path and kind in one string
   }
-  if (timing && !calibrated) forget_times(r, "tracer calibration: " + before.failure);
+  if (timing && !calibrated) tracing::forget_times(r, "tracer calibration: " + before.failure);
   return r;
 }
 
