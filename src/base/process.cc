@@ -22,8 +22,6 @@
 
 namespace iobench {
 
-using tracing::UniqueFd;
-
 namespace {
 
 // __WALL: a reparented orphan that was a clone() child with another exit signal still counts.

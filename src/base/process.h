@@ -61,7 +61,7 @@ class ProcessTree {
   void kill_and_reap() noexcept;
 
   pid_t pid_;
-  tracing::UniqueFd pidfd_;
+  UniqueFd pidfd_;
   TreeEnd end_;
   bool main_reaped_ = false;
   bool done_ = false;  // nothing of the tree is left

@@ -1,4 +1,4 @@
-// RAII owners for the kernel resources the tracer holds: fds and shared mappings.
+// RAII owners for kernel resources every layer holds: fds and shared mappings.
 #pragma once
 
 #include <sys/mman.h>
@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace iobench::tracing {
+namespace iobench {
 
 /// Owns one file descriptor; closes it once.
 class UniqueFd {
@@ -61,4 +61,4 @@ class SharedMapping {
   T* value_ = nullptr;
 };
 
-}  // namespace iobench::tracing
+}  // namespace iobench

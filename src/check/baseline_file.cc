@@ -19,8 +19,6 @@
 namespace iobench {
 namespace {
 
-using tracing::UniqueFd;
-
 Error unreadable(const std::string& path, const std::string& why) {
   return Error(fmt::format("--baseline {}: cannot read it: {}", path, why));
 }

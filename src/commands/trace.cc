@@ -55,7 +55,7 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
   args.push_back(nullptr);
   // The child leaves exec's errno in a page shared before fork: reporting it costs the child
   // no syscall, which the tracer would count.
-  tracing::SharedMapping<int> exec_errno;
+  SharedMapping<int> exec_errno;
   const std::function<int()> exec_command = [&]() noexcept {
     ::execv(program.c_str(), args.data());
     const int err = errno;

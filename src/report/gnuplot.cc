@@ -21,8 +21,6 @@
 namespace iobench {
 namespace {
 
-using tracing::UniqueFd;
-
 constexpr const char* kMissing = "--plot needs gnuplot (apt-get install gnuplot-nox)";
 
 struct Pipe {

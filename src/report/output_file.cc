@@ -188,8 +188,7 @@ void check_target(const std::string& name, const Target& t) {
         return;
       }
       // The write's own question; O_NONBLOCK so a device that waits on open does not.
-      const tracing::UniqueFd fd(
-          ::open(t.path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+      const UniqueFd fd(::open(t.path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
       if (!fd) throw_errno(name, errno);
       return;
   }

@@ -31,7 +31,7 @@ class CommandWorkload : public Workload {
   std::string name_, program_;
   std::vector<std::string> args_;
   std::vector<char*> argv_;  // into args_, null-terminated: built before fork
-  tracing::UniqueFd null_;   // /dev/null, opened before fork
+  UniqueFd null_;            // /dev/null, opened before fork
   bool show_output_;
   std::string no_output_;
 };

@@ -28,7 +28,7 @@ struct Report {
 };
 
 /// The shared page, mapped before fork; a failed mmap is a failed run.
-class SharedReport : public tracing::SharedMapping<Report> {
+class SharedReport : public SharedMapping<Report> {
  public:
   SharedReport() {
     if (!*this) throw_errno("mmap", errno, kExitRunFailed);

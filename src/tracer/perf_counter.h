@@ -49,17 +49,16 @@ class PerfCounter {
   };
   /// The write family's counters on `pid` in events_ order, then the two lifecycle counters
   /// if known; none (an uncounted run) with the reason in `why` if any could not be opened.
-  std::vector<tracing::UniqueFd> open_counters(pid_t pid, std::string& why) const;
+  std::vector<UniqueFd> open_counters(pid_t pid, std::string& why) const;
   /// Fills result.syscalls; sets `why` when the lifecycle counters show lost counts.
-  void read_counts(const std::vector<tracing::UniqueFd>& counters, TraceResult& result,
+  void read_counts(const std::vector<UniqueFd>& counters, TraceResult& result,
                    std::string& why) const;
   /// For each of compat_, in order: a raw_syscalls:sys_enter counter filtered on its number,
   /// then one on the native call with that number (an empty fd when none); none, with the
   /// reason in `why`, when any cannot be opened.
-  std::vector<tracing::UniqueFd> open_compat_counters(pid_t pid, std::string& why) const;
+  std::vector<UniqueFd> open_compat_counters(pid_t pid, std::string& why) const;
   /// Adds the non-native ABI's rows ("write (i386)") to result.syscalls.
-  void read_compat_counts(const std::vector<tracing::UniqueFd>& counters,
-                          TraceResult& result) const;
+  void read_compat_counts(const std::vector<UniqueFd>& counters, TraceResult& result) const;
 
   std::vector<Event> events_;
   /// The write family of a non-native ABI (i386 on x86-64). The per-syscall tracepoints
@@ -83,7 +82,7 @@ class PerfCounter {
   // One disabled counter per tracepoint on ourselves, held for our lifetime: the kernel
   // registers a tracepoint with its first counter and unregisters it (an RCU grace period,
   // tens of ms) with its last, so without these every run would pay that 16 times over.
-  std::vector<tracing::UniqueFd> keep_registered_;
+  std::vector<UniqueFd> keep_registered_;
   std::string unavailable_;  // why events_ could not be read, or empty
 };
 

@@ -71,8 +71,8 @@ TEST_F(StrategyCrossCheck, EveryStrategysCountsEqualTheKernelsTracepointCounts) 
       std::atomic<pid_t> pid;
       std::atomic<int> go;
     };
-    tracing::SharedMapping<Handshake> hs;
-    std::vector<tracing::UniqueFd> counters(std::size(kSyscalls));
+    SharedMapping<Handshake> hs;
+    std::vector<UniqueFd> counters(std::size(kSyscalls));
     int open_errno = 0;
     std::thread opener([&] {
       while (hs->pid.load() == 0) std::this_thread::yield();

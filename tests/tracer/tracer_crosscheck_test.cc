@@ -53,13 +53,13 @@ TEST_F(CrossCheck, WriteCountsMatchPerfTracepoint) {
       std::atomic<pid_t> pid;
       std::atomic<int> go;
     };
-    tracing::SharedMapping<Handshake> hs;
+    SharedMapping<Handshake> hs;
     const bool reuse = std::string(program) == PROGRAM_FD_REUSE;
     Command cmd(reuse ? std::vector<std::string>{program, dir.path(), "300", PROGRAM_WRITER}
                       : std::vector<std::string>{program, dir.file("out"), "300"});
     // The counter must exist before the child's first write and follow its threads and
     // children (inherit): the child waits, spinning on shared memory, until it does.
-    tracing::UniqueFd counter;
+    UniqueFd counter;
     int open_errno = 0;
     std::thread opener([&] {
       while (hs->pid.load() == 0) std::this_thread::yield();

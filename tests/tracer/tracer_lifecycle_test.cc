@@ -109,7 +109,7 @@ bool traced_run_sees(bool pin, Seen* out) {
   TracerOptions options{TraceMode::kCount};
   options.pin = pin;
   Tracer tracer(options);
-  tracing::SharedMapping<Seen> seen;
+  SharedMapping<Seen> seen;
   const TraceResult r = tracer.run([&seen] {
     cpu_set_t mine, tracer_mask;
     ::sched_getaffinity(0, sizeof(mine), &mine);
@@ -145,13 +145,13 @@ TEST_F(Lifecycle, InterruptKillsTheTreeAndThrows) {
     bool threw_interrupted;
     char leftovers[256];
   };
-  tracing::SharedMapping<Report> report;
+  SharedMapping<Report> report;
   const pid_t helper = ::fork();
   if (helper == 0) {
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     install_interrupt_handlers();
     const pthread_t main_thread = ::pthread_self();
-    tracing::SharedMapping<std::atomic<pid_t>> paused;  // the traced child, once it waits
+    SharedMapping<std::atomic<pid_t>> paused;  // the traced child, once it waits
     std::thread interrupter([main_thread, &paused] {
       // Interrupt once the child has forked and sits in pause() (state S): mid-run, not before.
       while (paused->load() == 0 || process_state(paused->load()) != 'S') ::usleep(1000);
@@ -190,7 +190,7 @@ struct HelperReport {
 
 /// Forks a helper that installs `policy`, then traces "writer out 100" in timing mode.
 HelperReport run_in_policy(const std::function<bool(scmp_filter_ctx)>& policy, const TempDir& dir) {
-  tracing::SharedMapping<HelperReport> report;
+  SharedMapping<HelperReport> report;
   const std::string out = dir.file("out");
   const pid_t helper = ::fork();
   if (helper == 0) {

@@ -67,7 +67,7 @@ class Command {
  private:
   std::vector<std::string> args_;
   std::vector<char*> argv_;
-  tracing::SharedMapping<std::atomic<pid_t>> pid_;
+  SharedMapping<std::atomic<pid_t>> pid_;
 };
 
 /// A strategy's outcome as the traced child's exit status, so that "failed" can never pass for
