@@ -102,8 +102,10 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 // The knobs it reads (src/cli/knobs.cc).
 constexpr std::string_view kKnobs[] = {"buffer_size", "sync", "direct"};
 
-extern const Strategy kBuffered = {"buffered",
-                                   "own 64 KiB buffer (buffer_size), one write(2) per full buffer",
-                                   run, /*writes_file=*/true, kKnobs};
+extern const Strategy kBuffered = {
+    .name = "buffered",
+    .description = "own 64 KiB buffer (buffer_size), one write(2) per full buffer",
+    .run = run,
+    .knobs = kKnobs};
 
 }  // namespace iobench

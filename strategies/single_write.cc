@@ -67,7 +67,9 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
 extern const Strategy kSingleWrite = {
-    "single-write", "whole file formatted into one buffer, one write(2) (<= 1 GiB)", run,
-    /*writes_file=*/true, kKnobs};
+    .name = "single-write",
+    .description = "whole file formatted into one buffer, one write(2) (<= 1 GiB)",
+    .run = run,
+    .knobs = kKnobs};
 
 }  // namespace iobench

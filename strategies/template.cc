@@ -68,7 +68,11 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 // The knobs it reads, by their names in src/cli/knobs.cc: a sweep of any other is refused.
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
-extern const Strategy kTemplate = {"template", "copy me: the simplest correct strategy", run,
-                                   /*writes_file=*/true, kKnobs};
+// Named fields: one left out keeps strategy.h's default (it writes the file, role kNormal,
+// no footnote); format_only.cc and io_uring.cc set the others.
+extern const Strategy kTemplate = {.name = "template",
+                                   .description = "copy me: the simplest correct strategy",
+                                   .run = run,
+                                   .knobs = kKnobs};
 
 }  // namespace iobench

@@ -48,7 +48,9 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
 extern const Strategy kUnbufferedPieces = {
-    "unbuffered-pieces", "one write(2) per piece: \"Line \", digits, \"\\n\" (3 per line)", run,
-    /*writes_file=*/true, kKnobs};
+    .name = "unbuffered-pieces",
+    .description = "one write(2) per piece: \"Line \", digits, \"\\n\" (3 per line)",
+    .run = run,
+    .knobs = kKnobs};
 
 }  // namespace iobench

@@ -86,7 +86,10 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 // The knobs it reads (src/cli/knobs.cc).
 constexpr std::string_view kKnobs[] = {"batch", "sync", "direct"};
 
-extern const Strategy kWritev = {"writev", "writev(2) of batch (IOV_MAX) lines, one iovec per line",
-                                 run, /*writes_file=*/true, kKnobs};
+extern const Strategy kWritev = {
+    .name = "writev",
+    .description = "writev(2) of batch (IOV_MAX) lines, one iovec per line",
+    .run = run,
+    .knobs = kKnobs};
 
 }  // namespace iobench
