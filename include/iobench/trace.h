@@ -7,15 +7,18 @@
 // The callable runs in a forked child under the same ptrace + seccomp tracer as
 // `iobench trace`, so it sees exactly the syscalls your code makes; it cannot change the
 // caller's memory (it is a copy after fork). Link with iobench::iobench (find_package(iobench)).
+//
+// This header includes only standard headers: a Trace is plain values copied out of the
+// tracer's result (src/api/trace_api.cc), so iobench's internals can change without
+// changing what a user compiles against.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "base/result.h"
 
 namespace iobench {
 
@@ -25,32 +28,45 @@ struct TraceOptions {
   bool pin = false;         // pin the tracer to its CPU (never the child); README "Pinning"
 };
 
+/// Calls and bytes (timing mode) attributed to one file, as /proc/PID/fd names it. One path
+/// can have two rows: two files that had that name, or an io_uring ring before and after its
+/// first write.
+struct TracedFile {
+  std::string path;
+  std::uint64_t calls = 0;
+  std::uint64_t bytes = 0;
+};
+
 /// What one traced call of a function saw.
 class Trace {
  public:
-  explicit Trace(TraceResult result) : result_(std::move(result)) {}
-
   /// Calls of one syscall ("write", "writev", "fsync", ...), over every file.
   std::uint64_t syscall_calls(std::string_view name) const;
   /// `write_calls` as `iobench trace` counts it (README "What counts as a write"): data
   /// writes to files, not to stdout, stderr, terminals, pipes or sockets; io_uring_enter on
   /// rings.
-  std::uint64_t write_calls() const;
+  std::uint64_t write_calls() const { return write_calls_; }
   /// Calls and bytes (timing mode) attributed to one path, as /proc/PID/fd names it.
   std::uint64_t file_calls(std::string_view path) const;
   std::uint64_t file_bytes(std::string_view path) const;
-  const std::vector<FileStats>& files() const { return result_.files; }
+  const std::vector<TracedFile>& files() const { return files_; }
   /// False when ptrace was refused (a container, a seccomp policy): nothing was counted.
-  bool traced() const { return result_.available; }
+  bool traced() const { return traced_; }
   /// The child's exit status: 0 when the function returned, 1 when it threw, 128+N when
   /// signal N killed it.
-  int exit_status() const;
+  int exit_status() const { return exit_status_; }
   /// The `iobench-trace/1` document, as `iobench trace --format json` prints it.
-  std::string to_json() const;
-  const TraceResult& result() const { return result_; }
+  std::string to_json() const { return json_; }
 
  private:
-  TraceResult result_;
+  friend Trace trace(const std::function<void()>& fn, const TraceOptions& options);
+
+  bool traced_ = false;
+  int exit_status_ = -1;
+  std::uint64_t write_calls_ = 0;
+  std::map<std::string, std::uint64_t, std::less<>> syscall_calls_;
+  std::vector<TracedFile> files_;
+  std::string json_;
 };
 
 /// Runs fn in a traced child and returns what it did.

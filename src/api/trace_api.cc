@@ -1,6 +1,5 @@
 // The C++ API (include/iobench/trace.h): the same tracer and JSON as `iobench trace`.
 #include <iobench/trace.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,40 +11,34 @@
 namespace iobench {
 namespace {
 
-const FileStats* find_file(const std::vector<FileStats>& files, std::string_view path) {
+const TracedFile* find_file(const std::vector<TracedFile>& files, std::string_view path) {
   for (const auto& f : files)
     if (f.path == path) return &f;
   return nullptr;
 }
 
+std::string json_of(const TraceResult& result) {
+  TraceReport rep;
+  rep.command = {"iobench::trace"};
+  rep.trace = result;
+  return render_trace_json(rep);
+}
+
 }  // namespace
 
 std::uint64_t Trace::syscall_calls(std::string_view name) const {
-  auto it = result_.syscalls.find(std::string(name));
-  return it == result_.syscalls.end() ? 0 : it->second.calls;
+  auto it = syscall_calls_.find(name);
+  return it == syscall_calls_.end() ? 0 : it->second;
 }
 
-std::uint64_t Trace::write_calls() const { return count_writes(result_).calls; }
-
 std::uint64_t Trace::file_calls(std::string_view path) const {
-  const FileStats* f = find_file(result_.files, path);
-  return f ? f->calls() : 0;
+  const TracedFile* f = find_file(files_, path);
+  return f ? f->calls : 0;
 }
 
 std::uint64_t Trace::file_bytes(std::string_view path) const {
-  const FileStats* f = find_file(result_.files, path);
-  return f ? f->bytes() : 0;
-}
-
-int Trace::exit_status() const {
-  return result_.term_signal ? 128 + result_.term_signal : result_.exit_code;
-}
-
-std::string Trace::to_json() const {
-  TraceReport rep;
-  rep.command = {"iobench::trace"};
-  rep.trace = result_;
-  return render_trace_json(rep);
+  const TracedFile* f = find_file(files_, path);
+  return f ? f->bytes : 0;
 }
 
 Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
@@ -69,7 +62,17 @@ Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
     std::fflush(nullptr);
     return status;
   };
-  return Trace(tracer->run(child, std::nullopt));
+  const TraceResult result = tracer->run(child, std::nullopt);
+  // Copied into the public values: the header names nothing of the tracer's own types.
+  Trace seen;
+  seen.traced_ = result.available;
+  seen.exit_status_ = result.term_signal ? 128 + result.term_signal : result.exit_code;
+  seen.write_calls_ = count_writes(result).calls;
+  for (const auto& [name, stats] : result.syscalls) seen.syscall_calls_.emplace(name, stats.calls);
+  for (const FileStats& f : result.files)
+    seen.files_.push_back({.path = f.path, .calls = f.calls(), .bytes = f.bytes()});
+  seen.json_ = json_of(result);
+  return seen;
 }
 
 }  // namespace iobench
