@@ -10,6 +10,18 @@ program=${4:-api_example_test}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
+# What a user compiles against: one header, including only standard headers and <iobench/…>,
+# and exported targets that name no header-only dependency of the internals.
+fail() { echo "install_test: $*" >&2; exit 1; }
+headers=$(cd "$scratch/prefix/include" && find . ! -type d | sort)
+[ "$headers" = "./iobench/trace.h" ] || fail "installed headers other than iobench/trace.h: $headers"
+if grep -E '^\s*#\s*include' "$scratch/prefix/include/iobench/trace.h" |
+  grep -vE '^\s*#\s*include <(iobench/[a-z_]+\.h|[a-z_]+)>'; then
+  fail "<iobench/trace.h> includes more than standard headers and <iobench/…>"
+fi
+if grep -nE 'CLI11|nlohmann' $(find "$scratch/prefix" -name 'iobenchTargets*.cmake'); then
+  fail "the exported targets ask their users for CLI11 or nlohmann_json"
+fi
 cmake -S "$consumer" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
 cmake --build "$scratch/build" >/dev/null

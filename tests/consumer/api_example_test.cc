@@ -3,13 +3,13 @@
 // Built in-tree, and out-of-tree against the installed package (tests/consumer/CMakeLists.txt).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <iobench/trace.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
-
-#include <iobench/trace.h>
 
 namespace {
 
@@ -70,6 +70,12 @@ TEST(IobenchApi, CountsTheWritesOfABufferedLogger) {
   EXPECT_EQ(t.write_calls(), flushes);
   EXPECT_EQ(t.file_calls(path), flushes);
   EXPECT_EQ(t.file_bytes(path), bytes);
+  // The same figures in files(), the header's own plain rows.
+  const auto row = std::find_if(t.files().begin(), t.files().end(),
+                                [&](const iobench::TracedFile& f) { return f.path == path; });
+  ASSERT_NE(row, t.files().end());
+  EXPECT_EQ(row->calls, flushes);
+  EXPECT_EQ(row->bytes, bytes);
   EXPECT_NE(t.to_json().find("\"schema\": \"iobench-trace/1\""), std::string::npos);
   ::unlink(path.c_str());
 }
