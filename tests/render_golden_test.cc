@@ -1,7 +1,7 @@
 // Golden files for every text the reporters draw from fixed values: the strategies' table
 // (colour, narrow terminals, latency columns, notes, compare, live, failures), the sweep
-// table, the trace table, the gnuplot scripts and the baseline comparison. They pin the
-// bytes, so a refactoring of the renderers can prove it changed none.
+// table, the trace table, Markdown and CSV, the gnuplot scripts and the baseline
+// comparison. They pin the bytes, so a refactoring of the renderers can prove it changed none.
 //
 // After an intended change of output: IOBENCH_UPDATE_GOLDEN=1 build/tests/core_test
 // --gtest_filter='RenderGolden.*' rewrites tests/golden/render/, and the diff is reviewed.

@@ -19,8 +19,11 @@ namespace {
 bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
 
 NoteRow note_row(const StrategyResult& r) {
-  NoteRow n{r.write_calls, r.minor_faults + r.major_faults, r.time_ns.median, r.cpu_ns.median,
-            std::nullopt};
+  NoteRow n{.write_calls = r.write_calls,
+            .page_faults = r.minor_faults + r.major_faults,
+            .time_ns = r.time_ns.median,
+            .cpu_ns = r.cpu_ns.median,
+            .syscall_time_ns = std::nullopt};
   if (r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming)
     n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
   return n;
