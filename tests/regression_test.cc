@@ -124,6 +124,21 @@ TEST(Exports, EveryFormatAtOnceAndOnStdout) {
   EXPECT_NE(m.out.find("| strategy |"), std::string::npos) << m.out;
 }
 
+// A figure the run did not measure is an empty CSV cell, as JSON's null, never 0:
+// --count-only takes no syscall times, --no-trace no counts.
+TEST(Exports, CsvLeavesWhatWasNotMeasuredEmpty) {
+  ScratchDir dir;
+  auto csv = [&](const char* flag) {
+    ProcessOutput r = iobench({"--lines", "1000", "--strategy", "buffered", "--runs", "1",
+                               "--warmup", "0", flag, "--format", "csv", "--dir", dir.path()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out;
+  };
+  // write_calls, syscall_time_ns are the 16th and 17th columns.
+  EXPECT_NE(csv("--count-only").find(",0,1,,/"), std::string::npos) << csv("--count-only");
+  EXPECT_NE(csv("--no-trace").find(",0,,,/"), std::string::npos) << csv("--no-trace");
+}
+
 /// Twenty runs of every strategy (io_uring-sqpoll included, whose count once depended on
 /// whether its poller had gone to sleep) under one named backend: the counts must not move.
 void expect_twenty_identical_runs(const std::string& tracer) {
