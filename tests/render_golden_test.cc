@@ -1,7 +1,7 @@
 // Golden files for every text the reporters draw from fixed values: the strategies' table
 // (colour, narrow terminals, latency columns, notes, compare, live, failures), the sweep
-// table, the trace table, the gnuplot scripts and the baseline comparison. They pin the
-// bytes, so a refactoring of the renderers can prove it changed none.
+// table, the trace table, Markdown and CSV, the gnuplot scripts and the baseline
+// comparison. They pin the bytes, so a refactoring of the renderers can prove it changed none.
 //
 // After an intended change of output: IOBENCH_UPDATE_GOLDEN=1 build/tests/core_test
 // --gtest_filter='RenderGolden.*' rewrites tests/golden/render/, and the diff is reviewed.
@@ -127,6 +127,59 @@ TEST(RenderGolden, CompareUntracedFailedAndDirs) {
   }
   expect_golden("table_two_dirs", render_by_dir(OutputFormat::kTable, rep));
   expect_golden("plot_two_dirs", comparison_plot_script(rep));
+}
+
+/// The sample as --count-only leaves it: counts, and no times (the tally's are 0).
+BenchReport count_only_report() {
+  BenchReport rep = sample_report();
+  rep.trace_mode = TraceMode::kCount;
+  for (auto& r : rep.results) {
+    if (!r.trace) continue;
+    r.trace->mode = TraceMode::kCount;
+    r.syscall_time_ns = 0;
+    r.syscall_share.reset();
+  }
+  return rep;
+}
+
+// Markdown and CSV of the same rows as the table's golden files: the other formats' bytes.
+TEST(RenderGolden, MarkdownAndCsv) {
+  BenchReport rep = sample_report();
+  expect_golden("markdown", render_markdown(rep));
+  expect_golden("csv", render_csv(rep));
+  rep = count_only_report();
+  expect_golden("markdown_count_only", render_markdown(rep));
+  expect_golden("csv_count_only", render_csv(rep));
+  rep = sample_report();
+  rep.traced = false;
+  for (auto& r : rep.results) {
+    r.trace.reset();
+    r.write_calls.reset();
+    r.syscall_time_ns.reset();
+    r.syscall_share.reset();
+  }
+  expect_golden("markdown_untraced", render_markdown(rep));
+  expect_golden("csv_untraced", render_csv(rep));
+  rep = sample_report();
+  rep.latency = true;
+  rep.results[0].latency = latency(420, 2100, 95000);
+  rep.results[3].latency = latency(8100, 31000, 410000);
+  expect_golden("markdown_latency", render_markdown(rep));
+  expect_golden("csv_latency", render_csv(rep));
+  rep = sample_report();
+  rep.commands = {{"writer_a", "./writer a"}, {"writer_b", "./writer b"}, {"hang", "sleep 9"}};
+  rep.results = {sample_row("writer_a", 1000, {3000000, 3100000, 2900000}, 900000, 12),
+                 sample_row("writer_b", 10, {1000000, 1200000, 1100000}, 20000, 10),
+                 failed_row("hang", ResultStatus::kTimeout, "killed after 1 s")};
+  expect_golden("markdown_compare", render_markdown(rep));
+  expect_golden("csv_compare", render_csv(rep));
+  rep = sample_report();
+  for (std::size_t i = 0; i < rep.results.size(); ++i) {
+    rep.results[i].dir = i % 2 ? "/dev/shm" : "/tmp";
+    rep.results[i].filesystem = i % 2 ? "tmpfs" : "ext4";
+  }
+  expect_golden("markdown_two_dirs", render_by_dir(OutputFormat::kMarkdown, rep));
+  expect_golden("csv_two_dirs", render_by_dir(OutputFormat::kCsv, rep));
 }
 
 SweepReport sweep(const std::string& flag, const std::string& parameter, bool sizes,

@@ -2,12 +2,14 @@
 // behind them. Their end-to-end behaviour is in cli tests that run iobench.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/error.h"
 #include "check/baseline.h"
 #include "check/expect.h"
+#include "report/bench_columns.h"
 #include "report/reporter.h"
 
 namespace iobench {
@@ -177,11 +179,11 @@ TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
   rep.results[0].dir = "/tmp", rep.results[0].filesystem = "ext4";
   rep.results[1].dir = "/mnt/a,b", rep.results[1].filesystem = "tmpfs";
   const std::string csv = render_csv(rep);
-  EXPECT_NE(csv.find(",major_faults,write_calls,syscall_time_ns,dir,filesystem\n"),
+  EXPECT_NE(csv.find(",major_faults,write_calls,syscall_time_ns,dir,filesystem,"),
             std::string::npos)
       << csv;
-  EXPECT_NE(csv.find(",/tmp,ext4\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",\"/mnt/a,b\",tmpfs\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",/tmp,ext4,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"/mnt/a,b\",tmpfs,"), std::string::npos) << csv;
 }
 
 TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
@@ -199,7 +201,94 @@ TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
     ++table_rows;
   }
   EXPECT_EQ(table_rows, 4);  // header, rule, two rows
-  EXPECT_NE(md.find("| `buffered` | ok | 17 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `buffered` | 17 |"), std::string::npos) << md;
+}
+
+/// Each CSV row as its header's key -> the cell (no quoted commas in these rows).
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& csv) {
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    return cells;
+  };
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> keys = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split(line);
+    EXPECT_EQ(cells.size(), keys.size()) << line;
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < keys.size() && i < cells.size(); ++i) row[keys[i]] = cells[i];
+  }
+  return rows;
+}
+
+// A figure that was not measured is an empty cell, as JSON's null, never 0: --count-only
+// takes no times (the tally's are 0), --no-trace no counts.
+TEST(Reporters, CsvLeavesAnUnmeasuredFigureEmpty) {
+  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  auto rows = csv_rows(render_csv(rep));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["syscall_time_ns"], "1000000");
+  EXPECT_EQ(rows[0]["write_calls"], "17");
+  rep.trace_mode = TraceMode::kCount;
+  for (auto& r : rep.results) r.trace->mode = TraceMode::kCount, r.syscall_time_ns = 0;
+  rows = csv_rows(render_csv(rep));
+  EXPECT_EQ(rows[0]["syscall_time_ns"], "");
+  EXPECT_EQ(rows[0]["syscall_share"], "");
+  EXPECT_EQ(rows[0]["write_calls"], "17");
+  rep.traced = false;
+  for (auto& r : rep.results) r.trace.reset(), r.write_calls.reset(), r.syscall_time_ns.reset();
+  rows = csv_rows(render_csv(rep));
+  for (const char* key : {"write_calls", "syscall_time_ns", "syscall_share", "bytes_per_call"})
+    EXPECT_EQ(rows[0][key], "") << key;
+  EXPECT_EQ(rows[0]["time_median_ns"], "2000000");  // the untraced runs' times stay
+}
+
+// Markdown and CSV draw the table's columns: every column but a bar (or a glyph) is a
+// Markdown header, in the table's order, and every plain value a CSV key.
+TEST(Reporters, MarkdownAndCsvCarryTheTablesColumns) {
+  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  rep.latency = true;
+  const std::vector<ResultRow> rows = bench_rows(rep, true);
+  const std::string table = render_table(rep), md = render_markdown(rep), csv = render_csv(rep);
+  const std::size_t md_start = md.find("\n| ") + 1;
+  const std::string md_header = md.substr(md_start, md.find("\n|:") - md_start);
+  const std::string csv_header = csv.substr(0, csv.find('\n')) + ",";  // every key ends in ,
+  std::size_t at = 0, shown = 0, keys = 0;
+  for (const auto& col : bench_columns(rep, rows)) {
+    for (const auto& f : col.fields) {
+      EXPECT_NE(csv_header.find(f.key + ","), std::string::npos) << f.key;
+      EXPECT_EQ(csv_header.find("," + f.key + ","), csv_header.rfind("," + f.key + ","));
+      ++keys;
+    }
+    if (col.head.terminal_only) continue;
+    EXPECT_NE(table.find(col.head.title), std::string::npos) << col.head.title;
+    const std::size_t found = md_header.find(col.head.title, at);
+    EXPECT_NE(found, std::string::npos) << col.head.title << " after " << at << ": " << md_header;
+    at = found;
+    ++shown;
+  }
+  EXPECT_EQ(static_cast<std::size_t>(std::count(md_header.begin(), md_header.end(), '|')),
+            shown + 1)
+      << md_header;
+  // The table's columns, and the row facts it shows elsewhere: lines, verified, dir, filesystem.
+  EXPECT_EQ(static_cast<std::size_t>(std::count(csv_header.begin(), csv_header.end(), ',')),
+            keys + 4)
+      << csv_header;
+  EXPECT_NE(md_header.find("| vs unbuffered |"), std::string::npos) << md_header;
+  EXPECT_NE(md_header.find("| % of time |"), std::string::npos) << md_header;
+  EXPECT_EQ(csv_header.rfind(
+                "strategy,status,error,lines,bytes,verified,runs,time_median_ns,time_mean_ns,"
+                "time_stddev_ns,time_min_ns,time_max_ns,cpu_median_ns,minor_faults,major_faults,"
+                "write_calls,syscall_time_ns,dir,filesystem,",
+                0),
+            0u)
+      << csv_header;
 }
 
 TEST(Reporters, UnitsForPeople) {

@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "report/reporter.h"
 #include "strategies/registry.h"
 #include "strategies/support/line_format.h"
 
@@ -107,11 +108,8 @@ std::chrono::nanoseconds parse_timeout(const std::string& text) {
 }
 
 OutputFormat parse_format(const std::string& text) {
-  if (text == "table") return OutputFormat::kTable;
-  if (text == "json") return OutputFormat::kJson;
-  if (text == "csv") return OutputFormat::kCsv;
-  if (text == "markdown" || text == "md") return OutputFormat::kMarkdown;
-  throw Error("--format: unknown format '" + text + "' (table, json, csv, markdown)");
+  if (const FormatInfo* f = find_format(text)) return f->format;
+  throw Error("--format: unknown format '" + text + "' (" + format_names(false) + ")");
 }
 
 ColorMode parse_color(const std::string& text) {

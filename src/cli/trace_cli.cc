@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "report/reporter.h"
 
 namespace iobench {
 
@@ -41,9 +42,10 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
   o.command = std::move(command);
   o.tracer = tracer_.options(true, o.per_process, /*program=*/true);
   // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
-  if (format_ != "table" && format_ != "json")
-    throw Error("trace --format: unknown format '" + format_ + "' (table, json)");
-  o.format = parse_format(format_);
+  const FormatInfo* format = find_format(format_);
+  if (!format || !format->trace)
+    throw Error("trace --format: unknown format '" + format_ + "' (" + format_names(true) + ")");
+  o.format = format->format;
   o.timeout = timeout_.value();
   o.expectations = check_.expectations({}, o.tracer.trace_all);
   o.export_junit = check_.export_junit();

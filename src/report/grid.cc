@@ -40,9 +40,7 @@ std::string bar(double fraction, std::size_t width) {
 }
 
 GridColumn bar_column(std::size_t width, int drop) {
-  GridColumn c("", false, "", 1, drop);
-  c.bar_width = width;
-  return c;
+  return {.right = false, .gap = 1, .drop = drop, .bar_width = width, .terminal_only = true};
 }
 
 namespace {

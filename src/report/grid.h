@@ -36,17 +36,19 @@ std::size_t display_width(const std::string& s);
 /// so "a little" never looks like "none".
 std::string bar(double fraction, std::size_t width);
 
+/// A column's header and layout. Built with designated initializers: {.title = "call",
+/// .over = "bytes/", .drop = 5}.
 struct GridColumn {
-  GridColumn(std::string t, bool r = true, std::string o = {}, std::size_t g = 2, int d = 0)
-      : title(std::move(t)), right(r), over(std::move(o)), gap(g), drop(d) {}
-  std::string title;  // bottom header line
-  bool right;         // numbers right-aligned, names left
-  std::string over;   // optional top header line (two-line headers keep columns narrow)
-  std::size_t gap;    // spaces before this column (a bar sits one space from its number)
+  std::string title = {};  // bottom header line
+  bool right = true;       // numbers right-aligned, names left
+  std::string over = {};   // optional top header line (two-line headers keep columns narrow)
+  std::size_t gap = 2;     // spaces before this column (a bar sits one space from its number)
   /// When the grid must fit a width, columns go in order of this rank, highest first;
   /// 0 never goes. Bars narrow before anything goes.
-  int drop;
+  int drop = 0;
   std::size_t bar_width = 0;  // >0: a bar column of this many columns (cells carry a fraction)
+  /// Drawn on the terminal only (a bar, a glyph): Markdown leaves the column out.
+  bool terminal_only = false;
 };
 
 /// A column of bars, drawn at layout time so that they can narrow to fit.
@@ -73,13 +75,27 @@ std::string render_grid(const std::vector<GridColumn>& cols,
                         const std::vector<std::vector<GridCell>>& rows, bool color = false,
                         std::size_t max_width = 0);
 
-/// One column of a table described once: its header and how a row fills its cell. A table
-/// is a list of these (report/result_table.h, the trace table), so each renderer says what
-/// its columns are and render_columns draws them all alike.
+/// A column's plain value for machines (CSV): its key and the value in plain units (ns,
+/// bytes, counts, ratios as numbers), or "" where the figure was not measured, never 0.
+template <typename Row>
+struct Field {
+  std::string key;
+  std::function<std::string(const Row&)> value;
+};
+
+/// One column of a table described once: its header, how a row fills its cell for people
+/// (the terminal, Markdown) and its plain values, if any. A table is a list of these
+/// (report/result_table.h, the trace table), so each renderer says what its columns are
+/// and render_columns, Markdown and CSV draw them all alike.
 template <typename Row>
 struct Column {
+  // A constructor, not a default member initializer: GCC 12 fails on one here (an internal
+  // compiler error in nothrow_spec_p).
+  Column(GridColumn h, std::function<GridCell(const Row&)> c, std::vector<Field<Row>> f = {})
+      : head(std::move(h)), cell(std::move(c)), fields(std::move(f)) {}
   GridColumn head;
   std::function<GridCell(const Row&)> cell;
+  std::vector<Field<Row>> fields;
 };
 
 /// render_grid of each row's cells, column by column.

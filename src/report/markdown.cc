@@ -1,8 +1,10 @@
-// Markdown: the table a presenter pastes into slides or a PR description.
+// Markdown: the table a presenter pastes into slides or a PR description: the terminal
+// table's columns (report/bench_columns.h) and rows, without its bars and colour.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "report/bench_columns.h"
 #include "report/escape.h"
 #include "report/reporter.h"
 
@@ -51,29 +53,51 @@ std::string heading(const BenchReport& rep) {
                      run_count_text(rep, "untraced run"), counts);
 }
 
+/// A two-line terminal header as one line: "write calls", "vs unbuffered", "bytes/call".
+std::string header(const GridColumn& head) {
+  if (head.over.empty()) return head.title;
+  return head.over + (head.over.back() == '/' ? "" : " ") + head.title;
+}
+
+/// The header row and the rule that aligns each column as the terminal does.
+std::string header_rows(const std::vector<Column<ResultRow>>& cols) {
+  std::string names = "|", rule = "|";
+  for (const auto& c : cols) {
+    names += " " + cell(header(c.head)) + " |";
+    rule += c.head.right ? "---:|" : ":---|";
+  }
+  return names + "\n" + rule + "\n";
+}
+
+/// A row's cells; the first names it, as a code span.
+std::string row_line(const std::vector<Column<ResultRow>>& cols, const ResultRow& row) {
+  std::string out = "|";
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    const std::string text = cols[i].cell(row).text;
+    out += " " + (i == 0 ? code_span(text) : cell(text)) + " |";
+  }
+  return out + "\n";
+}
+
+/// Why a row did not run, under the table as under the terminal's: "- `name`: failed: why".
+std::string failures(const std::vector<ResultRow>& rows) {
+  std::string out;
+  for (const ResultRow& row : rows)
+    if (!ran(row))
+      out += fmt::format("- {}: {}: {}\n", code_span(row.label), to_string(row.result->status),
+                         cell(row.result->error));
+  return out.empty() ? out : "\n" + out;
+}
+
 }  // namespace
 
 std::string render_markdown(const BenchReport& rep) {
-  std::string out = heading(rep);
-  out += fmt::format(
-      "| {} | status | write calls | time (median) | min | max | CPU | syscall time |\n",
-      rep.commands.empty() ? "strategy" : "command");
-  out += "|:---|:---|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& r : rep.results) {
-    if (r.status != ResultStatus::kOk) {
-      out += fmt::format("| {} | {}: {} | | | | | | |\n", code_span(r.strategy),
-                         to_string(r.status), cell(r.error));
-      continue;
-    }
-    out += fmt::format("| {} | ok | {} | {} | {} | {} | {} | {} |\n", code_span(r.strategy),
-                       r.write_calls ? format_count(*r.write_calls) : "—",
-                       format_duration(r.time_ns.median), format_duration(r.time_ns.min),
-                       format_duration(r.time_ns.max), format_duration(r.cpu_ns.median),
-                       r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming
-                           ? format_duration(static_cast<double>(*r.syscall_time_ns))
-                           : "—");
-  }
-  return out;
+  const std::vector<ResultRow> rows = bench_rows(rep, true);
+  std::vector<Column<ResultRow>> cols = bench_columns(rep, rows);
+  std::erase_if(cols, [](const auto& c) { return c.head.terminal_only; });
+  std::string out = heading(rep) + header_rows(cols);
+  for (const ResultRow& row : rows) out += row_line(cols, row);
+  return out + failures(rows);
 }
 
 }  // namespace iobench

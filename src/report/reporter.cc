@@ -1,33 +1,68 @@
 #include "report/reporter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 #include "run/run_plan.h"
 
 namespace iobench {
 
-std::string render(OutputFormat format, const BenchReport& report) {
-  switch (format) {
-    case OutputFormat::kJson: return render_json(report);
-    case OutputFormat::kCsv: return render_csv(report);
-    case OutputFormat::kMarkdown: return render_markdown(report);
-    case OutputFormat::kTable: break;
+const std::vector<FormatInfo>& output_formats() {
+  static const std::vector<FormatInfo> kFormats = {
+      {.format = OutputFormat::kTable,
+       .name = "table",
+       .alias = nullptr,
+       .bench = render_table,
+       .trace = render_trace_table},
+      {.format = OutputFormat::kJson,
+       .name = "json",
+       .alias = nullptr,
+       .bench = render_json,
+       .trace = render_trace_json},
+      {.format = OutputFormat::kCsv, .name = "csv", .alias = nullptr, .bench = render_csv},
+      {.format = OutputFormat::kMarkdown,
+       .name = "markdown",
+       .alias = "md",
+       .bench = render_markdown},
+  };
+  return kFormats;
+}
+
+const FormatInfo* find_format(const std::string& name) {
+  for (const FormatInfo& f : output_formats())
+    if (name == f.name || (f.alias && name == f.alias)) return &f;
+  return nullptr;
+}
+
+std::string format_names(bool trace) {
+  std::string out;
+  for (const FormatInfo& f : output_formats()) {
+    if (trace && !f.trace) continue;
+    out += (out.empty() ? "" : ", ") + std::string(f.name);
   }
-  return render_table(report);
+  return out;
+}
+
+namespace {
+
+const FormatInfo& info(OutputFormat format) {
+  for (const FormatInfo& f : output_formats())
+    if (f.format == format) return f;
+  return output_formats().front();  // unreachable: every OutputFormat has its line
+}
+
+}  // namespace
+
+std::string render(OutputFormat format, const BenchReport& report) {
+  return info(format).bench(report);
 }
 
 std::string render(OutputFormat format, const TraceReport& report) {
-  switch (format) {
-    case OutputFormat::kJson: return render_trace_json(report);
-    case OutputFormat::kCsv:
-    case OutputFormat::kMarkdown:
-    case OutputFormat::kTable: break;
-  }
-  return render_trace_table(report);
+  const FormatInfo& f = info(format);
+  return f.trace ? f.trace(report) : render_trace_table(report);
 }
 
 std::string run_count_text(const BenchReport& rep, const std::string& noun) {

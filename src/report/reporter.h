@@ -68,7 +68,26 @@ std::string render_trace_json(const TraceReport& report);
 /// known (calls > 0, !returns_unknown) and whether they are an estimate.
 SyscallStats data_moved(const FileStats& file);
 
+/// An output format, declared once: its --format names and what renders it. Adding one is a
+/// render_<format>() in its own report/<format>.cc, its OutputFormat value, and its line in
+/// the list (reporter.cc); --format, render() and the help read them from there.
+struct FormatInfo {
+  OutputFormat format;
+  const char* name;                                    // --format NAME
+  const char* alias;                                   // another name it answers to, or nullptr
+  std::string (*bench)(const BenchReport&);            // a run's, compare's rows
+  std::string (*trace)(const TraceReport&) = nullptr;  // `iobench trace`'s, if it renders it
+};
+/// Every format, in the order --format's help and errors name them.
+const std::vector<FormatInfo>& output_formats();
+/// The format named `name` (or its alias), or nullptr.
+const FormatInfo* find_format(const std::string& name);
+/// "table, json, csv, markdown": the formats' names (only those `iobench trace` renders
+/// when `trace`).
+std::string format_names(bool trace);
+
 std::string render(OutputFormat format, const BenchReport& report);
+/// A format trace does not render gives its table (the CLI refuses such a format first).
 std::string render(OutputFormat format, const TraceReport& report);
 
 /// "5 untraced runs", "1 run": `noun` counted as --runs asked. With --runs auto, the

@@ -1,11 +1,13 @@
 // The one results table behind the strategies' table, `iobench compare` and `iobench sweep`:
 // write calls with a log bar, bytes per call, the median with its spread and a linear bar,
 // a relative column, syscall time and its share, CPU and faults. A caller fills one
-// ResultRow per result and names its first and relative columns; every other column, the
-// cells of a row that did not run, and the notes and failure lines are described here once.
+// ResultRow per result and names its first and relative columns; every other column, its
+// plain values for CSV, the cells of a row that did not run, and the notes and failure lines
+// are described here once.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +32,14 @@ bool ran(const ResultRow& row);
 /// largest time and write-call count among the rows that ran. The drop ranks say what a
 /// narrow terminal gives up first (highest first): the bars narrow, then faults, CPU, spread,
 /// bytes/call, the bars, syscall time, share; never the name, the calls, the median or the
-/// relative column, which are the table's message.
+/// relative column, which are the table's message. Each column carries its plain values
+/// (CSV's keys); the relative column's are the caller's, `relative_fields`.
 std::vector<Column<ResultRow>> result_columns(const std::vector<ResultRow>& rows, GridColumn name,
-                                              GridColumn relative);
+                                              GridColumn relative,
+                                              std::vector<Field<ResultRow>> relative_fields = {});
+
+/// A figure in plain units for CSV: "" when absent.
+std::string plain(std::optional<double> v);
 
 /// --latency: the write calls' p50, p99 and max, "—" where a row has none.
 std::vector<Column<ResultRow>> latency_columns();

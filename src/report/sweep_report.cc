@@ -124,11 +124,11 @@ std::vector<ResultRow> sweep_rows(const SweepReport& rep, const SweepPoint* firs
     const SweepPoint& p = rep.points[i];
     const std::string value = format_sweep_value(rep, p.value);
     const bool knee = rep.knee && *rep.knee == i && p.result.status == ResultStatus::kOk;
-    rows.push_back({&p.result,
-                    {knee ? "knee ▶ " + value : value, knee ? style::kBold : style::kNone},
-                    relative_cell(rep, p, first),
-                    style::kGreen,
-                    rep.flag + " " + value});
+    rows.push_back({.result = &p.result,
+                    .name = {knee ? "knee ▶ " + value : value, knee ? style::kBold : style::kNone},
+                    .relative = relative_cell(rep, p, first),
+                    .time_sgr = style::kGreen,
+                    .label = rep.flag + " " + value});
   }
   return rows;
 }

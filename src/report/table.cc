@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "report/bench_columns.h"
 #include "report/grid.h"
 #include "report/reporter.h"
 #include "report/result_table.h"
@@ -15,13 +16,14 @@
 namespace iobench {
 namespace {
 
-constexpr const char* kNone = "—";
-
 bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
 
 NoteRow note_row(const StrategyResult& r) {
-  NoteRow n{r.write_calls, r.minor_faults + r.major_faults, r.time_ns.median, r.cpu_ns.median,
-            std::nullopt};
+  NoteRow n{.write_calls = r.write_calls,
+            .page_faults = r.minor_faults + r.major_faults,
+            .time_ns = r.time_ns.median,
+            .cpu_ns = r.cpu_ns.median,
+            .syscall_time_ns = std::nullopt};
   if (r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming)
     n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
   return n;
@@ -56,24 +58,6 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
   return out;
 }
 
-/// One row per result in --sort order; "vs" the reference, green where a row beats it and
-/// red where it loses: readable from the back row.
-std::vector<ResultRow> strategy_rows(const BenchReport& rep, const StrategyResult* reference) {
-  std::vector<ResultRow> rows;
-  for (const StrategyResult* r : sorted_rows(rep)) {
-    const double med = r->time_ns.median;
-    const char* speed = style::kNone;
-    if (reference && r != reference)
-      speed = med < reference->time_ns.median ? style::kGreen : style::kRed;
-    rows.push_back({r,
-                    {r->strategy, r == reference ? style::kBold : style::kNone},
-                    {reference ? format_relative(reference->time_ns.median, med) : kNone, speed},
-                    speed,
-                    r->strategy});
-  }
-  return rows;
-}
-
 /// The strategies' notes, then the result notes: each reflowed, dim.
 std::string render_notes(const BenchReport& rep, const std::vector<ResultRow>& rows) {
   auto notes = footnotes(rep);
@@ -88,14 +72,9 @@ std::string render_notes(const BenchReport& rep, const std::vector<ResultRow>& r
 
 std::string render_table(const BenchReport& rep) {
   const Comparison cmp = compare_rows(rep);
-  const StrategyResult* reference = cmp.reference;
-  const std::vector<ResultRow> rows = strategy_rows(rep, reference);
+  const std::vector<ResultRow> rows = bench_rows(rep, true);
+  const auto cols = bench_columns(rep, rows);
   const bool commands = !rep.commands.empty();
-  auto cols =
-      result_columns(rows, {commands ? "command" : "strategy", false},
-                     {reference ? reference->strategy : "relative", true, reference ? "vs" : ""});
-  if (rep.latency)
-    for (auto& c : latency_columns()) cols.push_back(std::move(c));
 
   const std::string what = commands ? fmt::format("compare · {} command{}", rep.commands.size(),
                                                   rep.commands.size() == 1 ? "" : "s")

@@ -52,7 +52,7 @@ std::vector<const StrategyResult*> sorted_rows(const BenchReport& rep) {
 }
 
 Speedup speedup(const StrategyResult& faster, const StrategyResult& slower) {
-  Speedup s{&faster, &slower, 0, 0};
+  Speedup s{.faster = &faster, .slower = &slower, .ratio = 0, .sigma = 0};
   if (faster.time_ns.median <= 0) return s;
   s.ratio = slower.time_ns.median / faster.time_ns.median;
   if (faster.time_ns.samples.size() > 1 && slower.time_ns.samples.size() > 1)
