@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/compare.h"
+#include "cli/cli.h"
 #include "run/run_plan.h"
 #include "run_process.h"
 

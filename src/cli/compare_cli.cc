@@ -1,6 +1,5 @@
 // `iobench compare`'s command line: its flags, --help, and the shell-like word splitter.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <string_view>
@@ -10,7 +9,6 @@
 #include "cli/cli.h"
 #include "cli/flag_groups.h"
 #include "cli/tracer_flags.h"
-#include "commands/compare.h"
 
 namespace iobench {
 namespace {

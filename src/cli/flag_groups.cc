@@ -13,7 +13,6 @@
 #include "cli/cli_values.h"
 #include "report/gnuplot.h"
 #include "report/output_file.h"
-#include "run/run_plan.h"
 
 namespace iobench {
 namespace {

@@ -12,9 +12,9 @@
 #include "report/presentation.h"
 #include "report/reporter.h"
 #include "report/terminal.h"
+#include "run/command_workload.h"
 #include "run/host_info.h"
 #include "run/progress.h"
-#include "run/run_plan.h"
 #include "run/runner.h"
 #include "tracer/counting_backend.h"
 

@@ -4,27 +4,9 @@
 // command runs through the same Runner as a strategy (run/command_workload.h).
 #pragma once
 
-#include <chrono>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "model/options.h"
-#include "run/command_workload.h"  // attribute_command_writes
-#include "tracer/tracer.h"
 
 namespace iobench {
-
-/// Splits a command line into words as a POSIX shell would, without any expansion: blanks
-/// separate words; '…' is literal; "…" is literal except \" \\ \$ \` ; a backslash outside
-/// quotes takes the next character literally. Throws Error on an unterminated quote.
-std::vector<std::string> split_words(const std::string& command);
-
-/// `args` are the words after `compare`. Throws Error (exit 2).
-CompareOptions parse_compare(const std::vector<std::string>& args);
-
-/// `iobench compare --help`.
-std::string compare_help();
 
 /// Runs every command; prints the table (or JSON), draws --plot; returns the exit status
 /// (3 when a command failed).

@@ -35,14 +35,15 @@ using ResultSink = std::function<void(const StrategyResult&)>;
 
 class Runner {
  public:
-  /// For strategies: creates the private directory under options.dir (throws Error if it
-  /// cannot); the tracer calibrates there.
-  explicit Runner(const BenchOptions& options);
+  /// For `strategies` with `params`: creates the private directory under `dir` (throws
+  /// Error if it cannot); the tracer calibrates there.
+  Runner(const RunSettings& settings, std::vector<const Strategy*> strategies,
+         const StrategyParams& params, const std::string& dir);
   /// For workloads that need no directory (commands).
   explicit Runner(const RunSettings& settings);
   ~Runner();
 
-  /// Runs every strategy of the options (a Runner made from BenchOptions); on_result sees each row
+  /// Runs every strategy (a Runner made for strategies); on_result sees each row
   /// as soon as it is complete (after all timed runs when they interleave), so a later failure
   /// loses nothing already measured.
   std::vector<StrategyResult> run(const ResultSink& on_result = {});
