@@ -12,7 +12,6 @@
 
 #include "check/baseline.h"
 #include "cli/cli.h"
-#include "commands/sweep.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "strategies/registry.h"

@@ -13,12 +13,13 @@
 #include <regex>
 
 #include "base/error.h"
-#include "commands/compare.h"
+#include "cli/cli.h"
 #include "report/grid.h"
 #include "report/plot.h"
 #include "report/reporter.h"
 #include "report/sweep_report.h"
 #include "report/table_parts.h"
+#include "run/command_workload.h"
 #include "run/progress.h"
 #include "run_process.h"
 #include "strategies/registry.h"

@@ -7,9 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "cli/options.h"
-#include "commands/compare.h"
-#include "commands/sweep.h"
+#include "model/options.h"
 
 namespace CLI {
 class App;
@@ -22,8 +20,8 @@ struct VersionCommand {};
 struct HelpCommand {
   std::string text;
 };
-using Command = std::variant<BenchOptions, TraceCommandOptions, ListCommand, VersionCommand, HelpCommand,
-                             SweepOptions, CompareOptions>;
+using Command = std::variant<BenchOptions, TraceCommandOptions, ListCommand, VersionCommand,
+                             HelpCommand, SweepOptions, CompareOptions>;
 
 /// Throws Error (exit status 2) with a one-line message naming the flag and the reason.
 Command parse_command_line(int argc, const char* const* argv);
@@ -36,6 +34,21 @@ struct TraceWords {
   std::vector<std::string> options, command;
 };
 TraceWords split_trace_words(const CLI::App& trace, const std::vector<std::string>& words);
+
+/// `iobench sweep`: `args` are the words after `sweep`. Throws Error (exit 2) naming the
+/// problem.
+SweepOptions parse_sweep(const std::vector<std::string>& args);
+/// `iobench sweep --help`.
+std::string sweep_help();
+
+/// Splits a command line into words as a POSIX shell would, without any expansion: blanks
+/// separate words; '…' is literal; "…" is literal except \" \\ \$ \` ; a backslash outside
+/// quotes takes the next character literally. Throws Error on an unterminated quote.
+std::vector<std::string> split_words(const std::string& command);
+/// `iobench compare`: `args` are the words after `compare`. Throws Error (exit 2).
+CompareOptions parse_compare(const std::vector<std::string>& args);
+/// `iobench compare --help`.
+std::string compare_help();
 
 /// Flag values shared by the subcommands; each throws Error naming the flag.
 OutputFormat parse_format(const std::string& text);

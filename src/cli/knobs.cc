@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 #include "cli/cli_values.h"
-#include "cli/options.h"
+#include "model/options.h"
 #include "strategies/registry.h"
 #include "strategies/support/line_format.h"
 

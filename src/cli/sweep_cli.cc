@@ -1,25 +1,17 @@
 // `iobench sweep FLAG V1,V2,...`: the words of a sweep into one BenchOptions per value (the
 // flags a sweep may vary, the value list, the run flags that belong to single runs only).
-#include "commands/sweep.h"
-
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "cli/cli_values.h"
 #include "cli/knobs.h"
-#include "report/dirs.h"
-#include "report/gnuplot.h"
-#include "report/plot.h"
-#include "report/presentation.h"
-#include "report/sweep_report.h"
-#include "run/host_info.h"
-#include "run/progress.h"
-#include "run/runner.h"
-#include "strategies/support/line_format.h"
 
 namespace iobench {
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/flag_groups.h"
-#include "cli/options.h"
 #include "cli/tracer_flags.h"
+#include "model/options.h"
 
 namespace CLI {
 class App;

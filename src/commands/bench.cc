@@ -65,7 +65,7 @@ int run_bench(const BenchOptions& o) {
   LiveTable live(o.format, progress);
   for (const std::string& dir : o.dirs.empty() ? std::vector<std::string>{o.dir} : o.dirs) {
     const BenchOptions one = options_for_dir(o, dir);  // --dir A,B: A's rows, then B's
-    Runner runner(one);
+    Runner runner(one.run, one.strategies, one.params, one.dir);
     runner.set_observer(progress.observer());
     runner.run([&](const StrategyResult& r) {
       rep.results.push_back(r);

@@ -12,9 +12,9 @@
 #include "report/presentation.h"
 #include "report/reporter.h"
 #include "report/terminal.h"
+#include "run/command_workload.h"
 #include "run/host_info.h"
 #include "run/progress.h"
-#include "run/run_plan.h"
 #include "run/runner.h"
 #include "tracer/counting_backend.h"
 
@@ -26,11 +26,11 @@ BenchReport compare_report_header(const CompareOptions& o) {
   rep.host = host_info();
   rep.version = IOBENCH_VERSION;
   rep.build_type = IOBENCH_BUILD_TYPE;
-  rep.runs = o.runs_auto ? kRunsAuto : o.runs;
-  rep.warmup = o.warmup;
-  rep.traced = o.trace;
-  rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = to_string(o.tracer.backend);
+  rep.runs = o.run.runs;
+  rep.warmup = o.run.warmup;
+  rep.traced = o.run.trace;
+  rep.trace_mode = o.run.tracer.mode;
+  rep.tracer_backend = to_string(o.run.tracer.backend);
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.columns = table_columns(o.columns, STDOUT_FILENO);
@@ -48,14 +48,8 @@ int run_compare(const CompareOptions& o) {
     commands.push_back(std::make_unique<CommandWorkload>(c.name, c.program, c.argv, o.show_output));
     rows.push_back(commands.back().get());
   }
-  RunSettings settings;
-  settings.runs = o.runs_auto ? kRunsAuto : o.runs;
-  settings.warmup = o.warmup;
-  settings.trace = o.trace;
-  settings.tracer = o.tracer;
-  settings.timeout = o.timeout;
   {
-    Runner runner(settings);
+    Runner runner(o.run);
     Progress progress;  // on stderr, only when it is a terminal
     runner.set_observer(progress.observer());
     runner.run_workloads(rows, [&](const StrategyResult& r) {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "base/error.h"
+#include "report/dirs.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
-#include "report/dirs.h"
 #include "report/presentation.h"
 #include "report/sweep_report.h"
 #include "run/progress.h"
@@ -37,7 +37,8 @@ SweepReport sweep_in(const SweepOptions& s, const std::string& dir) {
       const std::string label =
           fmt::format("{} {} {}", rep.strategy, s.flag, format_sweep_value(rep, s.values[i]));
       const BenchOptions point = options_for_dir(s.runs[i], dir);
-      Runner runner(point);  // the value's own options; the same run logic as `iobench`
+      // The value's own options; the same run logic as `iobench`.
+      Runner runner(point.run, point.strategies, point.params, point.dir);
       runner.set_observer([&](const RunEvent& e) {
         RunEvent named = e;
         named.name = label;

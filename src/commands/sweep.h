@@ -4,27 +4,9 @@
 // a plain `iobench` command line: a sweep can only ask for what a single run can.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace iobench {
-
-struct SweepOptions {
-  std::string flag;                   // "--buffer-size"
-  std::string parameter;              // "buffer_size" (the iobench/1 config key)
-  bool sizes = false;                 // the values are byte sizes
-  std::vector<std::uint64_t> values;  // ascending, distinct
-  std::vector<BenchOptions> runs;     // one per value, same order
-};
-
-/// `args` are the words after `sweep`. Throws Error (exit 2) naming the problem.
-SweepOptions parse_sweep(const std::vector<std::string>& args);
-
-/// `iobench sweep --help`.
-std::string sweep_help();
 
 /// Runs every value, prints the table or iobench-sweep/1 JSON, draws --plot; returns the
 /// exit status (3 when a value failed).

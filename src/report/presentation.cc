@@ -48,13 +48,13 @@ BenchReport bench_report_header(const BenchOptions& o) {
     rep.dir = fmt::format("{}", fmt::join(o.dirs, ","));
     rep.filesystem = fmt::format("{}", fmt::join(types, ","));
   }
-  rep.runs = o.runs;
-  rep.warmup = o.warmup;
-  rep.interleave = o.interleave;
+  rep.runs = o.run.runs;
+  rep.warmup = o.run.warmup;
+  rep.interleave = o.run.interleave;
   rep.params = o.params;
-  rep.traced = o.trace;
-  rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = to_string(o.tracer.backend);
+  rep.traced = o.run.trace;
+  rep.trace_mode = o.run.tracer.mode;
+  rep.tracer_backend = to_string(o.run.tracer.backend);
   set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
   return rep;
 }

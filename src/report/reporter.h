@@ -35,7 +35,7 @@ struct BenchReport {
   std::uint64_t block_size = 0;
   // `iobench compare`: what each row ran, in order (rows are commands, not strategies).
   std::vector<CommandInfo> commands;
-  int runs = 0;  // kRunsAuto: each row's samples say how many it got
+  std::optional<int> runs;  // nullopt: --runs auto, each row's samples say how many it got
   int warmup = 0;
   TraceMode trace_mode = TraceMode::kTiming;
   bool interleave = false;  // the strategies' timed runs in one random order

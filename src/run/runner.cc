@@ -18,18 +18,13 @@
 #include "tracer/cpu_pin.h"
 
 namespace iobench {
-namespace {
-
-RunSettings settings_of(const BenchOptions& o) {
-  return {o.runs, o.warmup, o.interleave, o.keep, o.trace, o.tracer, o.timeout};
-}
-
-}  // namespace
 
 struct Runner::Impl {
   RunSettings settings;
-  const BenchOptions* bench = nullptr;  // a strategies' runner only
-  std::optional<TempDir> dir;           // a strategies' runner only
+  std::vector<const Strategy*> all;  // a strategies' runner only, with params and dir
+  StrategyParams params;
+  std::string parent_dir;  // as given (--dir), on every row
+  std::optional<TempDir> dir;
   std::string canonical_dir;
   std::string filesystem;                    // of options.dir, on every strategy's row
   std::unique_ptr<CountingBackend> backend;  // null with --no-trace
@@ -44,16 +39,21 @@ struct Runner::Impl {
     if (s.trace) backend = make_counting_backend(s.tracer);
   }
 
-  explicit Impl(const BenchOptions& o)
-      : settings(settings_of(o)), bench(&o), dir(std::in_place, o.dir) {
+  Impl(const RunSettings& s, std::vector<const Strategy*> strategies, const StrategyParams& p,
+       const std::string& parent)
+      : settings(s),
+        all(std::move(strategies)),
+        params(p),
+        parent_dir(parent),
+        dir(std::in_place, parent) {
     // The tracer names files by what /proc/PID/fd shows: the canonical path.
     char* real = ::realpath(dir->path().c_str(), nullptr);
     canonical_dir = real ? real : dir->path();
     ::free(real);
-    filesystem = filesystem_type(o.dir);
-    if (o.keep) dir->keep();
-    if (o.trace) {
-      TracerOptions t = o.tracer;
+    filesystem = filesystem_type(parent);
+    if (s.keep) dir->keep();
+    if (s.trace) {
+      TracerOptions t = s.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
       if (t.calibration_dir.empty()) t.calibration_dir = dir->path();
       // A strategy is iobench's own x86-64 code: perf need not pay to count i386 calls.
@@ -67,13 +67,14 @@ struct Runner::Impl {
     std::vector<std::unique_ptr<Workload>> rows;
     rows.reserve(all.size());
     for (const Strategy* s : all)
-      rows.push_back(
-          std::make_unique<StrategyWorkload>(*s, bench->params, dir->path(), canonical_dir));
+      rows.push_back(std::make_unique<StrategyWorkload>(*s, params, dir->path(), canonical_dir));
     return rows;
   }
 };
 
-Runner::Runner(const BenchOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Runner::Runner(const RunSettings& settings, std::vector<const Strategy*> strategies,
+               const StrategyParams& params, const std::string& dir)
+    : impl_(std::make_unique<Impl>(settings, std::move(strategies), params, dir)) {}
 Runner::Runner(const RunSettings& settings) : impl_(std::make_unique<Impl>(settings)) {}
 Runner::~Runner() = default;
 
@@ -86,7 +87,7 @@ bool Runner::tracer_pinned() const { return impl_->pinned; }
 void Runner::set_observer(RunObserver observer) { impl_->observer = std::move(observer); }
 
 std::vector<StrategyResult> Runner::run(const ResultSink& on_result) {
-  const std::vector<std::unique_ptr<Workload>> rows = impl_->strategies(impl_->bench->strategies);
+  const std::vector<std::unique_ptr<Workload>> rows = impl_->strategies(impl_->all);
   std::vector<Workload*> workloads;
   workloads.reserve(rows.size());
   for (const auto& w : rows) workloads.push_back(w.get());
@@ -279,8 +280,8 @@ std::vector<StrategyResult> Runner::run_rows(const std::vector<Workload*>& workl
   std::vector<Row> rows;
   for (Workload* w : workloads) {
     rows.emplace_back(*w);
-    if (impl_->bench != nullptr) {  // where a strategy's file was written
-      rows.back().r.dir = impl_->bench->dir;
+    if (impl_->dir) {  // a strategies runner: where the file was written
+      rows.back().r.dir = impl_->parent_dir;
       rows.back().r.filesystem = impl_->filesystem;
     }
   }

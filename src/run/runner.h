@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace iobench {
 
@@ -33,28 +33,17 @@ struct RunEvent {
 using RunObserver = std::function<void(const RunEvent&)>;
 using ResultSink = std::function<void(const StrategyResult&)>;
 
-/// What the runner reads of a command's options: how many runs, in what order, whether
-/// and how one of them is counted, and how long each may take.
-struct RunSettings {
-  int runs = 0;  // kRunsAuto (run_plan.h), or exactly this many timed runs per row
-  int warmup = 1;
-  bool interleave = true;  // the timed runs of all rows in one random order
-  bool keep = false;       // keep the last run's output file (strategies)
-  bool trace = true;       // one counted run per row besides the timed ones
-  TracerOptions tracer;
-  std::optional<std::chrono::nanoseconds> timeout;  // per run
-};
-
 class Runner {
  public:
-  /// For strategies: creates the private directory under options.dir (throws Error if it
-  /// cannot); the tracer calibrates there.
-  explicit Runner(const BenchOptions& options);
+  /// For `strategies` with `params`: creates the private directory under `dir` (throws
+  /// Error if it cannot); the tracer calibrates there.
+  Runner(const RunSettings& settings, std::vector<const Strategy*> strategies,
+         const StrategyParams& params, const std::string& dir);
   /// For workloads that need no directory (commands).
   explicit Runner(const RunSettings& settings);
   ~Runner();
 
-  /// Runs every strategy of the options (a Runner made from BenchOptions); on_result sees each row
+  /// Runs every strategy (a Runner made for strategies); on_result sees each row
   /// as soon as it is complete (after all timed runs when they interleave), so a later failure
   /// loses nothing already measured.
   std::vector<StrategyResult> run(const ResultSink& on_result = {});

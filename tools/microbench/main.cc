@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/options.h"
 #include "microbench.h"
+#include "model/options.h"
 
 int main(int argc, char** argv) {
   using iobench::microbench::Config;
