@@ -30,7 +30,7 @@ BenchReport compare_report_header(const CompareOptions& o) {
   rep.warmup = o.warmup;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = to_string(o.tracer.backend);
+  rep.tracer_backend = o.tracer.backend->name;
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.columns = table_columns(o.columns, STDOUT_FILENO);

@@ -5,6 +5,7 @@
 
 #include "report/escape.h"
 #include "report/reporter.h"
+#include "report/table_parts.h"
 
 namespace iobench {
 namespace {
@@ -65,13 +66,12 @@ std::string render_markdown(const BenchReport& rep) {
                          to_string(r.status), cell(r.error));
       continue;
     }
-    out += fmt::format("| {} | ok | {} | {} | {} | {} | {} | {} |\n", code_span(r.strategy),
-                       r.write_calls ? format_count(*r.write_calls) : "—",
-                       format_duration(r.time_ns.median), format_duration(r.time_ns.min),
-                       format_duration(r.time_ns.max), format_duration(r.cpu_ns.median),
-                       r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming
-                           ? format_duration(static_cast<double>(*r.syscall_time_ns))
-                           : "—");
+    out += fmt::format(
+        "| {} | ok | {} | {} | {} | {} | {} | {} |\n", code_span(r.strategy),
+        r.write_calls ? format_count(*r.write_calls) : "—", format_duration(r.time_ns.median),
+        format_duration(r.time_ns.min), format_duration(r.time_ns.max),
+        format_duration(r.cpu_ns.median),
+        syscall_time_measured(r) ? format_duration(static_cast<double>(*r.syscall_time_ns)) : "—");
   }
   return out;
 }

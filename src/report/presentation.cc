@@ -54,7 +54,7 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.params = o.params;
   rep.traced = o.trace;
   rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = to_string(o.tracer.backend);
+  rep.tracer_backend = o.tracer.backend->name;
   set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
   return rep;
 }

@@ -22,8 +22,7 @@ bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
 NoteRow note_row(const StrategyResult& r) {
   NoteRow n{r.write_calls, r.minor_faults + r.major_faults, r.time_ns.median, r.cpu_ns.median,
             std::nullopt};
-  if (r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming)
-    n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
+  if (syscall_time_measured(r)) n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
   return n;
 }
 

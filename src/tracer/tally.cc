@@ -220,7 +220,7 @@ void forget_times(std::map<std::string, SyscallStats>& stats) {
 /// (reporters print null and "—", never 0). Counts, errors and bytes stay.
 void forget_times(TraceResult& r, std::string reason) {
   r.time_unavailable_reason = std::move(reason);
-  r.overhead_ns = 0;
+  if (r.ptrace) r.ptrace->overhead_ns = 0;
   forget_times(r.syscalls);
   for (FileStats& f : r.files) forget_times(f.syscalls);
   for (ProcessStats& p : r.processes) forget_times(p.syscalls);
