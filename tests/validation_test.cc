@@ -215,7 +215,7 @@ TEST(SmallContracts, TraceTableShowsALostTimeAsADash) {
   rep.trace.syscalls["write"] = {4, 0, 40, 0, 4};
   rep.trace.syscalls["fsync"] = {1, 0, 0, 2000, 1};
   rep.trace.wall_ns = 1000000;
-  rep.trace.overhead_ns = 2500;
+  rep.trace.ptrace = PtraceDetails{.overhead_ns = 2500};
   const std::string table = render_trace_table(rep);
   EXPECT_FALSE(contains(table, "0 ns")) << table;
   EXPECT_EQ(row_of(table, "write"), "write 4 0 40 — — — — —") << table;

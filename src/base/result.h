@@ -80,22 +80,14 @@ struct ProcessStats {
 };
 
 enum class TraceMode { kTiming, kCount };
+/// "timing" or "count", as JSON spells the mode.
+const char* to_string(TraceMode mode) noexcept;
 
-/// What one traced run saw. `available` is false when ptrace was refused.
-struct TraceResult {
-  bool available = false;
-  std::string unavailable_reason;
-  TraceMode mode = TraceMode::kTiming;
-  // Who counted: "ptrace" (ptrace + seccomp) or "perf" (tracepoint counters: calls only,
-  // no files, bytes, times or errors; pinned and seccomp mean nothing).
-  std::string backend = "ptrace";
+/// What only the ptrace backend fills: how it traced, and what it subtracted.
+struct PtraceDetails {
   bool pinned = false;
   bool seccomp = true;           // false: fell back to PTRACE_SYSCALL on every syscall
   std::int64_t overhead_ns = 0;  // calibrated tracer cost per call, subtracted from times
-  // Non-empty in timing mode when the tracer's cost could not be calibrated: why. Every
-  // time (time_ns, time_ci95_ns, latency) is then unknown, not 0; calls, errors and bytes
-  // are measured as ever.
-  std::string time_unavailable_reason;
   // Timed calls whose tracer cost was measured by a probe right after them (tracer/probe.h);
   // the others had the calibrated cost subtracted.
   std::uint64_t probed_calls = 0;
@@ -104,17 +96,32 @@ struct TraceResult {
   std::int64_t cpu_ns = 0;
   // Of the timed intervals, the share either side spent waiting for a CPU (run_delay.h).
   double busy_share = 0;
+  // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
+  // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
+  std::vector<std::string> lost_privileges;
+};
+
+/// What one traced run saw. `available` is false when the backend was refused.
+struct TraceResult {
+  bool available = false;
+  std::string unavailable_reason;
+  TraceMode mode = TraceMode::kTiming;
+  // Who counted, by its name in the backend list (tracer/backends.cc): what it measured is
+  // its traits' (tracer/counting_backend.h, measures()), never read from this name.
+  std::string backend = "ptrace";
+  // Non-empty in timing mode when the tracer's cost could not be calibrated: why. Every
+  // time (time_ns, time_ci95_ns, latency) is then unknown, not 0; calls, errors and bytes
+  // are measured as ever.
+  std::string time_unavailable_reason;
   std::map<std::string, SyscallStats> syscalls;
   std::vector<FileStats> files;
   std::vector<ProcessStats> processes;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
-  int exit_code = -1;      // when it exited
-  int term_signal = 0;     // when a signal killed it
-  bool timed_out = false;  // killed by the tracer's timeout
-  // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
-  // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
-  std::vector<std::string> lost_privileges;
+  int exit_code = -1;                   // when it exited
+  int term_signal = 0;                  // when a signal killed it
+  bool timed_out = false;               // killed by the tracer's timeout
+  std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
 };
 
 enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };

@@ -53,6 +53,10 @@ const char* to_string(ResultStatus s) {
   return "?";
 }
 
+const char* to_string(TraceMode mode) noexcept {
+  return mode == TraceMode::kTiming ? "timing" : "count";
+}
+
 bool syscall_time_uncertain(const StrategyResult& r) {
   if (!r.syscall_time_ns || !r.write_calls || *r.write_calls == 0) return false;
   if (*r.syscall_time_ns <= 0 || r.syscall_time_ci95_ns >= *r.syscall_time_ns) return true;

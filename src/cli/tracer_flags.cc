@@ -5,39 +5,67 @@
 #include <CLI/CLI.hpp>
 
 #include "base/error.h"
-#include "tracer/perf_counter.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 namespace {
 
-/// --tracer: perf only counts (no times, bytes, files or other syscalls), so auto takes it
-/// for a strategy's --count-only runs alone, when the kernel lets us, and ptrace/seccomp
-/// otherwise: a program's write_calls leave out its stdout, pipes and sockets, which counters
-/// cannot tell apart (README "What counts as a write"), so for `trace` and `compare` perf
-/// must be asked for. `needs_ptrace` names what only ptrace can give (--trace-all,
-/// --per-process), or is null.
-TracerBackend resolve_backend(const std::string& name, bool count_only, bool traced, bool program,
-                              const char* needs_ptrace) {
-  if (name != "auto" && name != "ptrace" && name != "perf")
-    throw Error("--tracer: unknown backend '" + name + "' (ptrace, perf, auto)");
-  if (name == "ptrace") return TracerBackend::kPtrace;
-  if (name == "perf") {
-    if (!count_only) throw Error("--tracer perf counts only; add --count-only");
-    if (needs_ptrace != nullptr)
-      throw Error(fmt::format("--tracer perf counts the write family only; drop {}", needs_ptrace));
-    if (!traced) return TracerBackend::kPtrace;  // --no-trace: nothing to count
-    // Checked now, so an unusable backend stops us before anything has run.
-    if (std::string why = perf_counting_unavailable(); !why.empty())
-      throw Error("--tracer perf: " + why);
-    return TracerBackend::kPerf;
-  }
-  if (!count_only || !traced || program || needs_ptrace != nullptr) return TracerBackend::kPtrace;
-  if (std::string why = perf_counting_unavailable(); !why.empty()) {
-    fmt::print(stderr, "iobench: note: perf counters unavailable ({}); counting with ptrace\n",
-               why);
-    return TracerBackend::kPtrace;
-  }
-  return TracerBackend::kPerf;
+/// "ptrace, perf": --tracer's words, from the backend list.
+std::string backend_names() {
+  std::string out;
+  for (const Backend& b : backends())
+    out += (out.empty() ? "" : ", ") + std::string(b.traits->name);
+  return out;
+}
+
+/// The flag that asks for what `traits` lacks, or null when it gives all `needs` but times.
+const char* missing_flag(const BackendTraits& traits, const BackendNeeds& needs) {
+  if (needs.every_syscall && !traits.every_syscall) return "--trace-all";
+  if (needs.per_process && !traits.per_process) return "--per-process";
+  return nullptr;
+}
+
+/// --tracer NAME, checked now, so that an unusable backend stops us before anything has run.
+const BackendTraits* named_backend(const std::string& name, const BackendNeeds& needs,
+                                   bool traced) {
+  const Backend* b = find_backend(name);
+  if (b == nullptr)
+    throw Error("--tracer: unknown backend '" + name + "' (" + backend_names() + ", auto)");
+  const BackendTraits& t = *b->traits;
+  if (needs.times && !t.times)
+    throw Error(fmt::format("--tracer {} counts only; add --count-only", t.name));
+  if (const char* flag = missing_flag(t, needs))
+    throw Error(fmt::format("--tracer {} counts the write family only; drop {}", t.name, flag));
+  if (!traced) return fallback_backend().traits;  // --no-trace: nothing to count
+  if (b->unavailable != nullptr)
+    if (std::string why = b->unavailable(); !why.empty())
+      throw Error(fmt::format("--tracer {}: {}", t.name, why));
+  return &t;
+}
+
+/// --tracer auto: the cheapest backend that gives what the run needs (choose_backend): perf
+/// for a strategy's --count-only runs when the kernel lets us, ptrace otherwise. A program's
+/// write_calls leave out its stdout, pipes and sockets (README "What counts as a write"), so
+/// it needs a per-file split, and a backend without one must be asked for.
+const BackendTraits* auto_backend(const BackendNeeds& needs, bool traced) {
+  if (!traced) return fallback_backend().traits;
+  const AutoChoice choice = choose_backend(needs);
+  if (choice.passed_over != nullptr)
+    fmt::print(stderr, "iobench: note: {} unavailable ({}); counting with {}\n",
+               choice.passed_over->traits->noun, choice.why, choice.backend->traits->name);
+  return choice.backend->traits;
+}
+
+/// "Who counts: ptrace (ptrace + seccomp), perf (...) or auto (...)", from the backend list.
+std::string tracer_help() {
+  std::string out = "Who counts: ";
+  for (const Backend& b : backends())
+    out += fmt::format("{} ({}), ", b.traits->name, b.traits->help);
+  out.erase(out.size() - 2);
+  // What auto picks (choose_backend), in words: the list's costs and traits decide it.
+  return out +
+         " or auto (default: perf for a strategy's --count-only run when available, else "
+         "ptrace)";
 }
 
 }  // namespace
@@ -51,10 +79,7 @@ void TracerFlags::add(CLI::App& app) {
                "Time every call (two stops each), not a sample spread over the run "
                "(the first 3,000 of each syscall, then 1 in k)")
       ->excludes("--count-only");
-  app.add_option("--tracer", backend,
-                 "Who counts: ptrace (ptrace + seccomp), perf (kernel tracepoint counters: "
-                 "--count-only, root, tracefs) or auto (default: perf for a strategy's "
-                 "--count-only run when available, else ptrace)");
+  app.add_option("--tracer", backend, tracer_help());
 }
 
 TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) const {
@@ -63,8 +88,12 @@ TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) 
   t.trace_all = trace_all;
   t.time_all = time_all;
   t.pin = pin && !no_pin;
-  const char* needs_ptrace = trace_all ? "--trace-all" : per_process ? "--per-process" : nullptr;
-  t.backend = resolve_backend(backend, count_only, traced, program, needs_ptrace);
+  const BackendNeeds needs{.times = !count_only,
+                           .per_file = program,
+                           .per_process = per_process,
+                           .every_syscall = trace_all};
+  t.backend =
+      backend == "auto" ? auto_backend(needs, traced) : named_backend(backend, needs, traced);
   return t;
 }
 

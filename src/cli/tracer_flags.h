@@ -18,8 +18,8 @@ struct TracerFlags {
 
   void add(CLI::App& app);
   /// Validated options (throws Error, exit 2). `traced`: false with --no-trace.
-  /// `per_process`: iobench trace --per-process, which only ptrace can give. `program`: a
-  /// program is counted (trace, compare), not a strategy: auto never picks perf then.
+  /// `per_process`: iobench trace --per-process. `program`: a program is counted (trace,
+  /// compare), not a strategy: its write_calls need a backend with a per-file split.
   TracerOptions options(bool traced = true, bool per_process = false, bool program = false) const;
 };
 

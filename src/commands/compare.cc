@@ -30,7 +30,7 @@ BenchReport compare_report_header(const CompareOptions& o) {
   rep.warmup = o.run.warmup;
   rep.traced = o.run.trace;
   rep.trace_mode = o.run.tracer.mode;
-  rep.tracer_backend = to_string(o.run.tracer.backend);
+  rep.tracer_backend = o.run.tracer.backend->name;
   rep.color = use_color(o.color, STDOUT_FILENO);
   rep.sort = o.sort;
   rep.columns = table_columns(o.columns, STDOUT_FILENO);

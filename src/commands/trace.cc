@@ -83,10 +83,12 @@ int run_trace(const TraceCommandOptions& o) {
   if (!rep.trace.available)
     fmt::print(stderr, "iobench: warning: cannot trace ({}); ran untraced\n",
                rep.trace.unavailable_reason);
-  if (!rep.trace.seccomp)
-    fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
-  for (const auto& program : rep.trace.lost_privileges)
-    fmt::print(stderr, "iobench: warning: {}\n", escape_text(lost_privileges_warning(program)));
+  if (const auto& details = rep.trace.ptrace) {
+    if (!details->seccomp)
+      fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
+    for (const auto& program : details->lost_privileges)
+      fmt::print(stderr, "iobench: warning: {}\n", escape_text(lost_privileges_warning(program)));
+  }
   if (exec_errno != 0) {
     rep.error = exec_failure(o.command.front(), program, exec_errno);
   } else if (rep.trace.timed_out) {

@@ -13,6 +13,7 @@
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "report/table_parts.h"
+#include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
 
@@ -31,15 +32,16 @@ json interval_json(std::int64_t ns, std::int64_t ci95_ns) {
   return json::array({std::max<std::int64_t>(0, ns - ci95_ns), ns + ci95_ns});
 }
 
-/// `times`: false when the tracer's cost was not calibrated, so no time is known.
-json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, TraceMode mode,
+/// `m`: what the backend measured in its mode; `times`: false when the tracer's cost was not
+/// calibrated, so no time is known.
+json syscalls_json(const std::map<std::string, SyscallStats>& syscalls, const TraceMeasures& m,
                    bool times = true) {
   json out = json::object();
-  const bool timed = mode == TraceMode::kTiming;  // count mode never sees a return value
+  const bool timed = m.times;
   for (const auto& [name, st] : syscalls) {
     const bool known = timed && times;  // times were measured, not only return values
     const bool measured = known && st.timed_calls > 0;
-    const bool returned = timed && !st.returns_unknown;  // some call's return was seen
+    const bool returned = m.returns && !st.returns_unknown;  // some call's return was seen
     // io_uring_enter returns SQEs consumed, fsync nothing: bytes unknown.
     const bool bytes = returned && moves_data(name);
     out[name] = {
@@ -70,16 +72,16 @@ json unavailable_json(const TraceResult& t) {
 
 json files_json(const TraceResult& t) {
   json out = json::array();
-  const bool timed = t.mode == TraceMode::kTiming;
+  const TraceMeasures m = measures(t);
   for (const FileStats& f : t.files) {
     // Written to only through calls that return no byte count (a ring, fsync): unknown.
     const SyscallStats moved = data_moved(f);
-    const bool counted = timed && moved.calls > 0 && !moved.returns_unknown;
+    const bool counted = m.returns && moved.calls > 0 && !moved.returns_unknown;
     out.push_back({{"path", f.path},
                    {"calls", f.calls()},
                    {"bytes", counted ? json(moved.bytes) : json(nullptr)},
                    {"bytes_estimated", counted ? json(moved.returns_estimated()) : json(nullptr)},
-                   {"syscalls", syscalls_json(f.syscalls, t.mode, times_known(t))}});
+                   {"syscalls", syscalls_json(f.syscalls, m, times_known(t))}});
   }
   return out;
 }
@@ -193,10 +195,11 @@ json result_json(const StrategyResult& r) {
       {"syscall_time_unavailable", nullptr},
   };
   if (r.trace && r.trace->available) {
-    j["syscalls"] = syscalls_json(r.trace->syscalls, r.trace->mode, times_known(*r.trace));
+    const TraceMeasures m = measures(*r.trace);
+    j["syscalls"] = syscalls_json(r.trace->syscalls, m, times_known(*r.trace));
     j["syscall_time_unavailable"] = unavailable_json(*r.trace);
     j["files"] = files_json(*r.trace);
-    if (r.trace->mode == TraceMode::kCount) {
+    if (!m.times) {
       j["syscall_time_ns"] = nullptr;
     } else if (r.syscall_time_ns) {
       j["syscall_time_ci95_ns"] = interval_json(*r.syscall_time_ns, r.syscall_time_ci95_ns);
@@ -219,22 +222,23 @@ json knob_json(const KnobValue& v) {
 }
 
 json config_json(const BenchReport& rep) {
-  json config = {{"lines", rep.lines},
-                 {"bytes", rep.bytes},
-                 {"dir", rep.dir},
-                 {"filesystem", rep.filesystem},
-                 {"runs", runs_json(rep.runs)},
-                 {"warmup", rep.warmup},
-                 {"interleave", rep.interleave},
-                 {"tracer",
-                  {{"enabled", rep.traced},
-                   {"mode", rep.trace_mode == TraceMode::kTiming ? "timing" : "count"},
-                   {"backend", rep.tracer_backend},
-                   {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
-                   {"overhead_ns",
-                    rep.traced && rep.trace_mode == TraceMode::kTiming && !tracer_uncalibrated(rep)
-                        ? json(rep.tracer_overhead_ns)
-                        : json(nullptr)}}}};
+  const TraceMeasures m = measures(traits_named(rep.tracer_backend), rep.trace_mode);
+  json config = {
+      {"lines", rep.lines},
+      {"bytes", rep.bytes},
+      {"dir", rep.dir},
+      {"filesystem", rep.filesystem},
+      {"runs", runs_json(rep.runs)},
+      {"warmup", rep.warmup},
+      {"interleave", rep.interleave},
+      {"tracer",
+       {{"enabled", rep.traced},
+        {"mode", to_string(rep.trace_mode)},
+        {"backend", rep.tracer_backend},
+        {"pinned", rep.traced ? json(rep.pinned) : json(nullptr)},
+        {"overhead_ns", rep.traced && m.tracer_cost_subtracted && !tracer_uncalibrated(rep)
+                            ? json(rep.tracer_overhead_ns)
+                            : json(nullptr)}}}};
   // The knobs: one loop over the table, so every JSON document carries all of them.
   for (const Knob& k : all_knobs()) config[std::string(k.name)] = knob_json(k.value(rep.params));
   return config;
@@ -266,25 +270,25 @@ std::string render_json(const BenchReport& rep) {
 
 std::string render_trace_json(const TraceReport& rep) {
   const TraceResult& t = rep.trace;
+  const TraceMeasures m = measures(t);
+  const std::optional<std::int64_t> cost = subtracted_cost_ns(t);
   const std::uint64_t write_calls = count_writes(t).calls;
   json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);
   json doc = {
       {"schema", "iobench-trace/1"},
       {"command", rep.command},
       {"traced", t.available},
-      {"mode", t.mode == TraceMode::kTiming ? "timing" : "count"},
+      {"mode", to_string(t.mode)},
       {"backend", t.backend},
-      {"pinned", t.pinned},
-      {"overhead_ns", t.mode == TraceMode::kTiming && t.available && times_known(t)
-                          ? json(t.overhead_ns)
-                          : json(nullptr)},
+      {"pinned", t.ptrace && t.ptrace->pinned},
+      {"overhead_ns", cost ? json(*cost) : json(nullptr)},
       {"time_unavailable", t.available ? unavailable_json(t) : json(nullptr)},
-      {"syscalls", t.available ? syscalls_json(t.syscalls, t.mode, times_known(t)) : json(nullptr)},
+      {"syscalls", t.available ? syscalls_json(t.syscalls, m, times_known(t)) : json(nullptr)},
       {"files", t.available ? files_json(t) : json(nullptr)},
       {"write_calls", t.available ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
       {"busy_share",
-       t.mode == TraceMode::kTiming && t.available ? json(t.busy_share) : json(nullptr)},
+       m.times && t.available && t.ptrace ? json(t.ptrace->busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},
@@ -293,8 +297,7 @@ std::string render_trace_json(const TraceReport& rep) {
   if (rep.per_process) {
     json procs = json::array();
     for (const auto& p : t.processes)
-      procs.push_back(
-          {{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, t.mode, times_known(t))}});
+      procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, m, times_known(t))}});
     doc["processes"] = procs;
   }
   return dump_json(std::move(doc));

@@ -7,6 +7,7 @@
 #include "report/bench_columns.h"
 #include "report/escape.h"
 #include "report/reporter.h"
+#include "report/table_parts.h"
 
 namespace iobench {
 namespace {

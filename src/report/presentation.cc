@@ -54,7 +54,7 @@ BenchReport bench_report_header(const BenchOptions& o) {
   rep.params = o.params;
   rep.traced = o.run.trace;
   rep.trace_mode = o.run.tracer.mode;
-  rep.tracer_backend = to_string(o.run.tracer.backend);
+  rep.tracer_backend = o.run.tracer.backend->name;
   set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
   return rep;
 }

@@ -24,7 +24,7 @@ NoteRow note_row(const StrategyResult& r) {
             .time_ns = r.time_ns.median,
             .cpu_ns = r.cpu_ns.median,
             .syscall_time_ns = std::nullopt};
-  if (r.syscall_time_ns && r.trace && r.trace->mode == TraceMode::kTiming)
+  if (syscall_time_measured(r))
     n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
   return n;
 }

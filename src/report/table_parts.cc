@@ -8,6 +8,7 @@
 #include "report/escape.h"
 #include "report/grid.h"
 #include "strategies/registry.h"
+#include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -119,8 +120,12 @@ std::string format_relative(double reference, double value) {
   return x >= 10 ? fmt::format("{:.1f}× {}", x, word) : fmt::format("{:.2f}× {}", x, word);
 }
 
+bool syscall_time_measured(const StrategyResult& r) {
+  return r.syscall_time_ns && r.trace && measures(*r.trace).times;
+}
+
 std::optional<double> syscall_time(const StrategyResult& r) {
-  if (!r.syscall_time_ns || !r.trace || r.trace->mode != TraceMode::kTiming) return std::nullopt;
+  if (!syscall_time_measured(r)) return std::nullopt;
   // Its 95% interval holds 0: the tracer's cost per stop varied more than the calls took.
   // Not a measurement of zero, nor of anything else.
   if (syscall_time_uncertain(r)) return std::nullopt;
@@ -128,7 +133,7 @@ std::optional<double> syscall_time(const StrategyResult& r) {
 }
 
 bool syscall_time_lost(const StrategyResult& r) {
-  return r.trace && r.trace->mode == TraceMode::kTiming && syscall_time_uncertain(r);
+  return r.trace && measures(*r.trace).times && syscall_time_uncertain(r);
 }
 
 bool syscall_time_sampled(const StrategyResult& r) {
@@ -142,7 +147,9 @@ std::optional<double> syscall_share(const StrategyResult& r) {
 }
 
 bool syscall_share_untrusted(const StrategyResult& r) {
-  return syscall_time(r) && !r.syscall_share && r.trace && r.trace->seccomp;
+  // Not when ptrace ran without its filter: that run's note says why instead.
+  return syscall_time(r) && !r.syscall_share && r.trace &&
+         !(r.trace->ptrace && !r.trace->ptrace->seccomp);
 }
 
 std::string format_syscall_time(const StrategyResult& r) {
@@ -225,17 +232,17 @@ std::string render_provenance(const BenchReport& rep, const char* per) {
                      run_count_text(rep, "untraced run"), per,
                      commands ? " (wall time of the whole process: fork to wait4)" : "");
   if (rep.traced) {
-    out +=
-        fmt::format("write calls, syscall time: one traced run per {} ({}, {} mode", per,
-                    rep.tracer_backend == "perf" ? "perf tracepoint counters" : "ptrace + seccomp",
-                    rep.trace_mode == TraceMode::kTiming ? "timing" : "count");
+    const BackendTraits& backend = traits_named(rep.tracer_backend);
+    const bool subtracts = measures(backend, rep.trace_mode).tracer_cost_subtracted;
+    out += fmt::format("write calls, syscall time: one traced run per {} ({}, {} mode", per,
+                       backend.label, to_string(rep.trace_mode));
     std::string more;
     if (rep.pinned)
       more = rep.commands.empty() ? "tracer and strategy on one CPU" : "tracer pinned to one CPU";
-    if (rep.trace_mode == TraceMode::kTiming && !tracer_uncalibrated(rep))
+    if (subtracts && !tracer_uncalibrated(rep))
       more += fmt::format("{}{} tracer cost per call subtracted", more.empty() ? "" : ", ",
                           format_duration(static_cast<double>(rep.tracer_overhead_ns)));
-    else if (rep.trace_mode == TraceMode::kTiming)
+    else if (subtracts)
       more += fmt::format("{}tracer cost per call not calibrated", more.empty() ? "" : ", ");
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
     if (commands)

@@ -54,6 +54,9 @@ std::string render_summary(const Comparison& cmp, bool color);
 /// "3.15× slower", "1.00×".
 std::string format_relative(double reference_ns, double value_ns);
 
+/// The row has a syscall time its backend measured (not count mode, not a backend that
+/// only counts), certain or not.
+bool syscall_time_measured(const StrategyResult& r);
 /// The time a row's write calls took (traced run, tracer cost subtracted), or nullopt when
 /// the trace had no times or the time is uncertain (syscall_time_lost).
 std::optional<double> syscall_time(const StrategyResult& r);

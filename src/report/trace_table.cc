@@ -9,6 +9,7 @@
 #include "report/escape.h"
 #include "report/grid.h"
 #include "report/reporter.h"
+#include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
 
@@ -118,19 +119,23 @@ std::string file_table(const std::vector<FileStats>& files, bool timed) {
 /// What the write-call count is, that the wall time is a traced one, and how the syscall
 /// times were corrected or sampled.
 std::string trace_footer(const TraceResult& t) {
+  const TraceMeasures m = measures(t);
   std::string out = fmt::format(
       "\nwrite calls: {} ({}; README \"What counts as a write\")\n",
       format_count(count_writes(t).calls),
-      t.backend == "perf" ? "perf has no per-file split: every data write of the process tree"
-                          : "data writes to files, not to stdout, stderr, terminals, pipes or "
-                            "sockets;\n  io_uring_enter on rings");
+      m.per_file ? "data writes to files, not to stdout, stderr, terminals, pipes or "
+                   "sockets;\n  io_uring_enter on rings"
+                 : t.backend + " has no per-file split: every data write of the process tree");
   out += fmt::format("wall time {} (traced: not the program's untraced speed); ",
                      format_duration(static_cast<double>(t.wall_ns)));
-  if (t.mode != TraceMode::kTiming) return out + "count mode: calls only.\n";
+  if (!m.times) return out + "count mode: calls only.\n";
   if (!t.time_unavailable_reason.empty())
     return out + fmt::format("syscall times —: {}.\n", escape_text(t.time_unavailable_reason));
-  out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
-                     format_duration(static_cast<double>(t.overhead_ns)));
+  if (const std::optional<std::int64_t> cost = subtracted_cost_ns(t))
+    out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
+                       format_duration(static_cast<double>(*cost)));
+  else
+    out += "syscall times as measured.\n";
   for (const auto& [name, st] : t.syscalls) {
     if (st.estimated() && st.timed_calls > 0)
       out += fmt::format(
@@ -160,7 +165,8 @@ SyscallStats data_moved(const FileStats& file) {
 std::string render_trace_table(const TraceReport& rep) {
   const TraceResult& t = rep.trace;
   if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
-  const bool timed = t.mode == TraceMode::kTiming;
+  // A backend times calls where it sees their returns: one flag serves both.
+  const bool timed = measures(t).times;
   std::string out = syscall_table(t.syscalls, timed);
   if (!t.files.empty()) {
     out += "\n";

@@ -111,7 +111,7 @@ std::vector<StrategyResult> Runner::run_workloads(const std::vector<Workload*>& 
 void set_syscall_share(StrategyResult& r) {
   r.syscall_share.reset();
   const TraceResult* t = r.trace ? &*r.trace : nullptr;
-  if (t == nullptr || !t->available || t->mode != TraceMode::kTiming || !r.syscall_time_ns ||
+  if (t == nullptr || !t->available || !measures(*t).times || !r.syscall_time_ns ||
       syscall_time_uncertain(r) || r.time_ns.median <= 0)
     return;
   // Over the untraced median, not the traced run's own time: that run's time also holds
@@ -231,15 +231,16 @@ void Runner::warn_once(const TraceResult& t, const StrategyResult& r) {
                t.unavailable_reason);
     impl_->warned_untraceable = true;
   }
-  if (t.available && !t.seccomp && !impl_->warned_no_seccomp) {
+  if (t.available && t.ptrace && !t.ptrace->seccomp && !impl_->warned_no_seccomp) {
     fmt::print(stderr,
                "iobench: warning: seccomp filter refused; tracing every syscall with "
                "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
     impl_->warned_no_seccomp = true;
   }
-  for (const auto& program : t.lost_privileges)  // a command's setuid programs
-    fmt::print(stderr, "iobench: warning: {}: {}\n", escape_text(r.strategy),
-               escape_text(lost_privileges_warning(program)));
+  if (t.ptrace)
+    for (const auto& program : t.ptrace->lost_privileges)  // a command's setuid programs
+      fmt::print(stderr, "iobench: warning: {}: {}\n", escape_text(r.strategy),
+                 escape_text(lost_privileges_warning(program)));
 }
 
 void Runner::trace_row(Row& row) {
@@ -252,14 +253,13 @@ void Runner::trace_row(Row& row) {
     // after every stop, and on a VM whose idle CPUs halt every stop then cost ~200 us and
     // buried the calls it times. A strategy is our code and asks nothing of its mask; a
     // user's program (`trace`, `compare`) is never pinned. Times come from the untraced runs.
-    const tracing::CpuPin together(row.work->pinned_when_traced() &&
-                                   o.tracer.backend == TracerBackend::kPtrace);
+    const tracing::CpuPin together(row.work->pinned_when_traced() && o.tracer.backend->pins);
     ChildRun run = row.work->run(impl_->backend.get(), o.timeout);
     if (run.trace) warn_once(*run.trace, r);
     // A failed counted run fails the row (wrong bytes too): its counts would describe them.
     if (!row.account(run)) return;
     if (run.trace && run.trace->available) {
-      impl_->pinned = run.trace->pinned || together.pinned();
+      impl_->pinned = (run.trace->ptrace && run.trace->ptrace->pinned) || together.pinned();
       row.work->attribute(*run.trace, r);
     }
     r.traced_time_ns = run.elapsed_ns;

@@ -121,6 +121,8 @@ std::string perf_counting_unavailable() {
   return {};
 }
 
+PerfCounter::PerfCounter(const TracerOptions& options) : PerfCounter(options.foreign_abis) {}
+
 PerfCounter::PerfCounter(bool foreign_abis) {
   const std::string root = tracefs_root();
   if (root.empty()) {
@@ -162,7 +164,7 @@ TraceResult PerfCounter::run(const std::function<int()>& child_main,
                              std::optional<std::chrono::nanoseconds> timeout) {
   TraceResult result;
   result.mode = TraceMode::kCount;
-  result.backend = "perf";
+  result.backend = kPerfTraits.name;
   SharedMapping<Handshake> hs;
   if (!hs) throw_errno("mmap", errno, kExitRunFailed);
   const pid_t parent = ::getpid();

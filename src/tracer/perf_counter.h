@@ -14,6 +14,8 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "tracer/backend_traits.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 
@@ -21,12 +23,24 @@ namespace iobench {
 /// tracepoints), in one line; empty when it can. Opens and closes one counter on itself.
 std::string perf_counting_unavailable();
 
+/// perf: exact calls of the write family, of the whole process tree, and nothing else. Its
+/// line in tracer/backends.cc.
+inline constexpr BackendTraits kPerfTraits{
+    .name = "perf",
+    .label = "perf tracepoint counters",
+    .help = "kernel tracepoint counters: --count-only, root, tracefs",
+    .noun = "perf counters",
+    .call_cost_ns = 100,  // a counter's increment in the kernel; the child never stops
+};
+
 /// Same shape as Tracer::run, counting instead of tracing (see README "How it measures").
-class PerfCounter {
+class PerfCounter final : public CountingBackend {
  public:
   /// Reads the write family's tracepoint ids now (the parent may allocate; the child not).
   /// `foreign_abis`: count i386-ABI calls too (CompatEvent).
   explicit PerfCounter(bool foreign_abis = true);
+  /// As the backend list builds it: TracerOptions::foreign_abis is all it reads.
+  explicit PerfCounter(const TracerOptions& options);
 
   /// Forks; the child spins on shared memory (no syscall of the write family) until a counter
   /// per write-family syscall is open on it with inherit (its threads and children count),
@@ -40,7 +54,8 @@ class PerfCounter {
   /// since the counts would then be short. The result: mode kCount, backend
   /// "perf", syscalls with calls only, no files (counters cannot tell fds apart).
   TraceResult run(const std::function<int()>& child_main,
-                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt) override;
+  std::int64_t overhead_ns() override { return 0; }  // times nothing, subtracts nothing
 
  private:
   struct Event {

@@ -128,7 +128,10 @@ LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
 }  // namespace
 
 TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* path) {
-  Slot slot{&total_[nr], &processes_[tgid][nr], nullptr, nullptr, &histograms_[nr], &cpu_[nr]};
+  Slot slot{.total = &total_[nr],
+            .process = &processes_[tgid][nr],
+            .histogram = &histograms_[nr],
+            .cpu = &cpu_[nr]};
   int file_id = kNoFile;
   if (path != nullptr) {
     auto [file, added] = files_.try_emplace(*path);
@@ -220,7 +223,7 @@ void forget_times(std::map<std::string, SyscallStats>& stats) {
 /// (reporters print null and "—", never 0). Counts, errors and bytes stay.
 void forget_times(TraceResult& r, std::string reason) {
   r.time_unavailable_reason = std::move(reason);
-  r.overhead_ns = 0;
+  if (r.ptrace) r.ptrace->overhead_ns = 0;
   forget_times(r.syscalls);
   for (FileStats& f : r.files) forget_times(f.syscalls);
   for (ProcessStats& p : r.processes) forget_times(p.syscalls);

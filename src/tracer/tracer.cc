@@ -199,7 +199,8 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   }
   if (!residual) residual = residual_in_regime(impl_->history, 0);
   TraceResult& r = t.result;
-  r.probed_calls = t.probed;
+  PtraceDetails& details = *r.ptrace;
+  details.probed_calls = t.probed;
   Overhead overhead =
       correction(before, after, residual.value_or(Overhead{}), t.probed, t.tally.timed_calls());
   // An error of a second per call: every 95% interval holds 0, and every time reads "—".
@@ -207,7 +208,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   // between stops, which the spinners prevent; beside them the stops' long tail tripped it
   // on a quiet machine in 5 runs of 5 whose times were right (README "Idle CPUs").
   if (t.stops_unsteady && t.spinners == 0) overhead.se_ns = 1e9;
-  r.overhead_ns =
+  details.overhead_ns =
       t.probed > 0 ? std::llround(t.probe_level_ns) + before.residual_ns : before.overhead_ns;
   if (r.available) {
     t.tally.fill(r, impl_->table, overhead);
@@ -217,7 +218,9 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   return r;
 }
 
-std::int64_t Tracer::overhead_ns() { return calibration().overhead_ns; }
+std::int64_t Tracer::overhead_ns() {
+  return options_.mode == TraceMode::kTiming ? calibration().overhead_ns : 0;
+}
 
 const TracerCalibration& Tracer::calibration() {
   if (!impl_->calibration) impl_->ensure_calibrated();
@@ -242,6 +245,8 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   Traced traced;
   TraceResult& result = traced.result;
   result.mode = hooks.mode;
+  result.backend = kPtraceTraits.name;
+  PtraceDetails& details = result.ptrace.emplace();
   SharedMapping<ChildReport> report;
   if (!report) throw_errno("mmap", errno, kExitRunFailed);
   // The release channel. A socket rather than a pipe: send(MSG_NOSIGNAL) cannot SIGPIPE us.
@@ -270,7 +275,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   // After fork, so only the tracer is pinned: the program keeps the affinity it would have
   // had untraced (a program sizing its threads by its CPU count must not see one).
   CpuPin pin(options.pin);
-  result.pinned = pin.pinned();
+  details.pinned = pin.pinned();
   CpuFollow follow(!pin.pinned());
 
   // The child is blocked reading the socket: attaching now misses nothing it does.
@@ -282,9 +287,20 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   result.available = true;
 
   TraceSession session(
-      SessionConfig{hooks.mode, options.trace_all, hooks.time_all, &table, report.get(),
-                    hooks.samples, hooks.unsampled_fd, hooks.sleep, hooks.probe, hooks.overhead_ns,
-                    hooks.residual_ns, &spinners, &follow, hooks.command_gets_first_interrupt},
+      SessionConfig{.mode = hooks.mode,
+                    .trace_all = options.trace_all,
+                    .time_all = hooks.time_all,
+                    .table = &table,
+                    .report = report.get(),
+                    .samples = hooks.samples,
+                    .unsampled_fd = hooks.unsampled_fd,
+                    .sleep = hooks.sleep,
+                    .probe = hooks.probe,
+                    .overhead_ns = hooks.overhead_ns,
+                    .residual_ns = hooks.residual_ns,
+                    .spinners = &spinners,
+                    .follow = &follow,
+                    .command_gets_first_interrupt = hooks.command_gets_first_interrupt},
       pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
@@ -300,17 +316,18 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
 
 void Tracer::Impl::collect(const TraceSession& session, std::int64_t start, Traced& traced) {
   TraceResult& result = traced.result;
-  result.seccomp = session.seccomp();
-  result.lost_privileges = session.lost_privileges();
+  PtraceDetails& details = *result.ptrace;
+  details.seccomp = session.seccomp();
+  details.lost_privileges = session.lost_privileges();
   result.wall_ns = session.main_exit_ns() - start;
-  result.cpu_ns = session.main_cpu_ns();
+  details.cpu_ns = session.main_cpu_ns();
   if (session.main_status()) set_ending(result, *session.main_status());
   traced.tally = session.tally();
   traced.probed = session.probed_calls();
   traced.probe_level_ns = session.probe_level_ns();
   traced.probe_median_ns = session.probe_median_ns();
   traced.stops_unsteady = session.stops_unsteady();
-  result.busy_share = session.busy_share();
+  details.busy_share = session.busy_share();
 }
 
 void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
@@ -369,7 +386,7 @@ void Tracer::Impl::calibrate() {
     calibration = failed;
     return;
   }
-  calibration = estimate_calibration(*s, samples, r.seccomp);
+  calibration = estimate_calibration(*s, samples, r.ptrace->seccomp);
   if (!calibration->probed) return;
   history.push_back(*calibration);
   if (history.size() > kCalibrationHistory) history.erase(history.begin());

@@ -15,13 +15,27 @@
 #include <vector>
 
 #include "base/result.h"
+#include "tracer/backend_traits.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 
-/// Who counts a traced run: ptrace + seccomp (counts, bytes, times, files), or the kernel's
-/// perf tracepoint counters (counts only, ~10x cheaper; tracer/perf_counter.h). The CLI
-/// resolves --tracer auto to one of these before anything runs.
-enum class TracerBackend { kPtrace, kPerf };
+/// ptrace + seccomp (Tracer): counts, errors, bytes and times, by file and process, of any
+/// syscall; its times have its calibrated cost subtracted. Its line in tracer/backends.cc.
+inline constexpr BackendTraits kPtraceTraits{
+    .name = "ptrace",
+    .label = "ptrace + seccomp",
+    .help = "ptrace + seccomp",
+    .noun = "ptrace",
+    .call_cost_ns = 4000,  // a stop each way: ~4 us a call counted, ~22 us timed
+    .times = true,
+    .returns = true,
+    .per_file = true,
+    .per_process = true,
+    .every_syscall = true,
+    .subtracts_tracer_cost = true,
+    .pins = true,
+};
 
 struct TracerOptions {
   TraceMode mode = TraceMode::kTiming;  // kCount: one stop per call; no times, bytes, errors
@@ -35,7 +49,9 @@ struct TracerOptions {
   /// directory being benchmarked; empty means /tmp. It needs one block there; without it
   /// (or any other failure) syscall times are unknown and say why (time_unavailable_reason).
   std::string calibration_dir{};
-  TracerBackend backend = TracerBackend::kPtrace;  // kPerf requires mode kCount
+  /// Who counts (tracer/backends.cc): resolved from --tracer before anything runs. One
+  /// without `times` requires mode kCount.
+  const BackendTraits* backend = &kPtraceTraits;
   /// perf: count i386-ABI calls too (perf_counter.h), which costs every call of the tree
   /// ~0.7 us of CPU. Off only for iobench's own strategies: native code, no i386 call to count.
   bool foreign_abis = true;
@@ -66,10 +82,10 @@ struct TracerCalibration {
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.
-class Tracer {
+class Tracer final : public CountingBackend {
  public:
   explicit Tracer(TracerOptions options);
-  ~Tracer();
+  ~Tracer() override;
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
@@ -84,11 +100,12 @@ class Tracer {
   /// killing and reaping the whole tree. Must not run while the calling thread has other
   /// children it will wait for: the loop's waitpid(-1) would reap them.
   TraceResult run(const std::function<int()>& child_main,
-                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt) override;
 
   /// The tracer's own cost per traced call (entry stop to exit stop, minus the syscall's
-  /// untraced cost), measured once on first use in timing mode.
-  std::int64_t overhead_ns();
+  /// untraced cost), measured once on first use in timing mode; 0 in count mode, which
+  /// subtracts nothing and so need not pay for a calibration.
+  std::int64_t overhead_ns() override;
   /// The whole calibration behind overhead_ns() (calibrates on first use).
   const TracerCalibration& calibration();
 

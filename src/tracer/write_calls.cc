@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -15,8 +16,8 @@ constexpr std::string_view kRingPath = "anon_inode:[io_uring]";
 /// Calls by syscall, to name the busiest once every file is added.
 using PerSyscall = std::map<std::string, std::uint64_t, std::less<>>;
 
-/// `returns_seen`: timing mode, whose errors are measured; count mode and perf see no
-/// return, so every call counts there.
+/// `returns_seen`: the backend saw the calls' returns (timing mode), so their errors are
+/// measured; where none was seen, every call counts.
 void add(WriteCount& count, double& ci2, PerSyscall& per, std::string_view name,
          const SyscallStats& st, bool returns_seen) {
   // A failed call wrote nothing: an error, not a write call (exact where every call was
@@ -57,12 +58,13 @@ WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
   WriteCount count;
   double ci2 = 0;
   PerSyscall per;
-  if (trace.backend == "perf") {
+  const TraceMeasures m = measures(trace);
+  if (!m.per_file) {
     // Counters cannot tell fds apart. Exact all the same for a strategy, whose child writes
     // to nothing but its own file (it reports through shared memory) and has one ring at most.
     for (const auto& [name, st] : trace.syscalls)
       if (counts_as_write(name, FdKind::kFile) || counts_as_write(name, FdKind::kWritingRing))
-        add(count, ci2, per, name, st, false);
+        add(count, ci2, per, name, st, m.returns);
     finish(count, ci2, per);
     return count;
   }
@@ -75,7 +77,7 @@ WriteCount count_writes(const TraceResult& trace, std::string_view own_file) {
               ? counts_as_write(name, f.kind)
               : (f.path == kRingPath ? name == "io_uring_enter"
                                      : f.path == own_file && counts_as_write(name, FdKind::kFile));
-      if (counted) add(count, ci2, per, name, st, trace.mode == TraceMode::kTiming);
+      if (counted) add(count, ci2, per, name, st, m.returns);
     }
   }
   finish(count, ci2, per);

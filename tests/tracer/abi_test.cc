@@ -40,7 +40,7 @@ TraceResult traced(const TracerOptions& options, const std::vector<std::string>&
   const Command cmd(args);
   TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(30));
   EXPECT_TRUE(r.available) << r.unavailable_reason;
-  EXPECT_TRUE(r.seccomp);
+  EXPECT_TRUE(r.ptrace->seccomp);
   EXPECT_EQ(r.exit_code, 0);
   return r;
 }

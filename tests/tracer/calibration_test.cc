@@ -136,7 +136,7 @@ TEST_F(CalibrationSpace, NoFreeBlockIsItsReasonAndTheRunsTimesAreUnknown) {
   EXPECT_EQ(w.bytes, 100 * kLineBytes) << "bytes stay";
   EXPECT_EQ(w.time_ns, 0) << "no time without a calibration";
   EXPECT_FALSE(w.latency.has_value());
-  EXPECT_EQ(r.overhead_ns, 0);
+  EXPECT_EQ(r.ptrace->overhead_ns, 0);
 }
 
 TEST_F(CalibrationSpace, AFailedCalibrationIsTriedAgainBeforeTheNextRun) {
@@ -150,7 +150,7 @@ TEST_F(CalibrationSpace, AFailedCalibrationIsTriedAgainBeforeTheNextRun) {
   const TraceResult r = tracer.run(cmd.fn());
   EXPECT_EQ(r.time_unavailable_reason, "");
   EXPECT_EQ(tracer.calibration().failure, "");
-  EXPECT_GT(r.overhead_ns, 0);
+  EXPECT_GT(r.ptrace->overhead_ns, 0);
 }
 
 }  // namespace

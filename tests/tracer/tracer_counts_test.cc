@@ -16,7 +16,7 @@ const std::string kN_str = std::to_string(kN);
 TraceResult run_traced(Tracer& tracer, const Command& cmd) {
   TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(30));
   EXPECT_TRUE(r.available) << r.unavailable_reason;
-  EXPECT_TRUE(r.seccomp);
+  EXPECT_TRUE(r.ptrace->seccomp);
   EXPECT_FALSE(r.timed_out);
   return r;
 }
@@ -58,7 +58,7 @@ TEST_F(Counts, OneProgramTimingMode) {
   const SyscallStats& w = r.syscalls.at("write");
   EXPECT_EQ(w.timed_calls, kN);
   EXPECT_FALSE(w.estimated());
-  EXPECT_GT(r.overhead_ns, 0);
+  EXPECT_GT(r.ptrace->overhead_ns, 0);
   EXPECT_TRUE(w.time_ns > 0 || w.time_uncertain()) << w.time_ns;
   ASSERT_TRUE(w.latency.has_value());
   EXPECT_LE(w.latency->p50, w.latency->max);
@@ -70,7 +70,7 @@ TEST_F(Counts, OneProgramCountMode) {
   Command cmd({PROGRAM_WRITER, dir.file("out"), kN_str});
   const TraceResult r = run_traced(tracer, cmd);
   expect_single_writer(r, cmd, dir.file("out"), kN, false);
-  EXPECT_EQ(r.overhead_ns, 0);
+  EXPECT_EQ(r.ptrace->overhead_ns, 0);
 }
 
 TEST_F(Counts, StaticallyLinkedProgram) {
@@ -274,8 +274,8 @@ TEST_F(Counts, ProbesFollowTimedCallsAndTheProgramSeesOnlyItsOwnResults) {
   EXPECT_EQ(calls(r.syscalls, "write"), 5000u);
   EXPECT_EQ(r.syscalls.at("write").bytes, 5000u * kLineBytes);
   if (!tracing::kCanProbe) GTEST_SKIP() << "no probe on this architecture";
-  EXPECT_EQ(r.probed_calls, r.syscalls.at("write").timed_calls);
-  EXPECT_GT(r.probed_calls, 0u);
+  EXPECT_EQ(r.ptrace->probed_calls, r.syscalls.at("write").timed_calls);
+  EXPECT_GT(r.ptrace->probed_calls, 0u);
 }
 
 // A program with a seccomp filter of its own could answer the probe's write(-1) before our
@@ -288,7 +288,7 @@ TEST_F(Counts, AProgramWithItsOwnFilterIsNeverProbed) {
   ASSERT_TRUE(r.available);
   EXPECT_EQ(r.exit_code, 0) << "101: a write returned what the probe got, not its own result";
   EXPECT_EQ(calls(r.syscalls, "write"), 2000u);
-  EXPECT_EQ(r.probed_calls, 0u);
+  EXPECT_EQ(r.ptrace->probed_calls, 0u);
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ bool traced_run_sees(bool pin, Seen* out) {
   });
   out->child_cpus.store(seen->child_cpus.load());
   out->tracer_cpus.store(seen->tracer_cpus.load());
-  return r.pinned;
+  return r.ptrace && r.ptrace->pinned;
 }
 
 TEST_F(Lifecycle, PinsOnlyTheTracerForTheRunAndRestoresTheMaskAfter) {
@@ -203,7 +203,7 @@ HelperReport run_in_policy(const std::function<bool(scmp_filter_ctx)>& policy, c
       const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(20));
       HelperReport* h = report.get();
       h->available = r.available;
-      h->seccomp = r.seccomp;
+      h->seccomp = r.ptrace->seccomp;
       h->exit_code = r.exit_code;
       h->term_signal = r.term_signal;
       h->writes = calls(r.syscalls, "write");

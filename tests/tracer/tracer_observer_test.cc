@@ -32,7 +32,7 @@ TEST_F(Observer, AProgramSeesItsOwnCpuAffinity) {
     Command cmd({PROGRAM_AFFINITY});
     const TraceResult r = tracer.run(cmd.fn(), std::chrono::seconds(30));
     ASSERT_TRUE(r.available) << r.unavailable_reason;
-    EXPECT_TRUE(r.pinned);  // the tracer still pins itself
+    EXPECT_TRUE(r.ptrace->pinned);  // the tracer still pins itself
     EXPECT_EQ(r.exit_code, cpus) << "the exec'd program's affinity changed under the tracer";
     // A strategy runs child_main with no exec: the same mask.
     EXPECT_EQ(tracer.run(own_cpu_count, std::chrono::seconds(30)).exit_code, cpus);

@@ -1,0 +1,29 @@
+// What a counting backend measures, as plain data. The CLI, the runner and every reporter ask
+// these (through tracer/counting_backend.h), never a backend's name: a new backend declares
+// its traits and nothing outside tracer/ changes (as fio's engines declare their flags).
+#pragma once
+
+namespace iobench {
+
+struct BackendTraits {
+  const char* name = "";   // --tracer's word; JSON's "backend" and "trace_backend"
+  const char* label = "";  // the results' heading: "ptrace + seccomp"
+  const char* help = "";   // --tracer's help, after the name: what it is, what it needs
+  const char* noun = "";   // in a sentence: "perf counters unavailable (...)"
+  // What a counted call costs the traced program, roughly: auto takes the cheapest backend
+  // that gives what the run needs.
+  unsigned call_cost_ns = 0;
+  bool times = false;    // times calls (timing mode); without it the backend counts only
+  bool returns = false;  // sees each call's return (timing mode): errors and bytes
+  // Splits calls by the file and fd kind they named (TraceResult::files), so a program's
+  // write_calls leave out its stdout, terminals, pipes and sockets.
+  bool per_file = false;
+  bool per_process = false;    // splits them by process (`trace --per-process`)
+  bool every_syscall = false;  // can count any syscall, not just the write family (--trace-all)
+  // Its times have its own calibrated cost per call taken out (subtracted_cost_ns()).
+  bool subtracts_tracer_cost = false;
+  // Pins itself with --pin, and a strategy's traced run beside it (README "Pinning").
+  bool pins = false;
+};
+
+}  // namespace iobench
