@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "check/baseline.h"
 #include "check/expect.h"
+#include "report/baseline_table.h"
 #include "report/reporter.h"
 
 namespace iobench {
@@ -30,8 +31,8 @@ StrategyResult row(const std::string& name, std::uint64_t calls, std::int64_t me
   return r;
 }
 
-BenchReport report(std::vector<StrategyResult> rows) {
-  BenchReport rep;
+RunRecord report(std::vector<StrategyResult> rows) {
+  RunRecord rep;
   rep.version = "test";
   rep.build_type = "Release";
   rep.lines = 100000;
@@ -112,15 +113,15 @@ TEST(Expect, PassesAndFailsExactlyAtTheBoundary) {
 }
 
 TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
-  BenchReport before = report({row("buffered", 17, 2000000)});
+  RunRecord before = report({row("buffered", 17, 2000000)});
   Baseline b = parse_baseline(render_json(before), "mem");
   EXPECT_FALSE(compare_with_baseline(b, before, std::nullopt, 0.25).regressed());
 
   // Timing noise within the tolerance is fine.
-  BenchReport noisy = report({row("buffered", 17, 2400000)});
+  RunRecord noisy = report({row("buffered", 17, 2400000)});
   EXPECT_FALSE(compare_with_baseline(b, noisy, std::nullopt, 0.25).regressed());
   // A count regression (buffer 64 KiB -> 1 KiB) is caught and named, with the config change.
-  BenchReport worse = report({row("buffered", 1064, 2100000)});
+  RunRecord worse = report({row("buffered", 1064, 2100000)});
   worse.params.buffer_size = 1024;
   BaselineComparison cmp = compare_with_baseline(b, worse, std::nullopt, 0.25);
   EXPECT_TRUE(cmp.regressed());
@@ -138,7 +139,7 @@ TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
 
 TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
   Baseline b = parse_baseline(render_json(report({row("buffered", 17, 2000000)})), "mem");
-  BenchReport other_n = report({row("buffered", 17, 2000000)});
+  RunRecord other_n = report({row("buffered", 17, 2000000)});
   other_n.lines = 1000;
   EXPECT_THROW(compare_with_baseline(b, other_n, std::nullopt, 0.25), Error);
   EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), std::nullopt, 0.25),
@@ -149,7 +150,7 @@ TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
 }
 
 TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   rep.results[1].error = "a, \"quoted\" error";
   std::istringstream in(render_csv(rep));
   std::string header, line;
@@ -173,7 +174,7 @@ TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
 
 // With --dir A,B the rows of both runs are in one file: each says where it wrote.
 TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("buffered", 17, 3000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("buffered", 17, 3000000)});
   rep.results[0].dir = "/tmp", rep.results[0].filesystem = "ext4";
   rep.results[1].dir = "/mnt/a,b", rep.results[1].filesystem = "tmpfs";
   const std::string csv = render_csv(rep);
@@ -185,7 +186,7 @@ TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
 }
 
 TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   std::string md = render_markdown(rep);
   std::istringstream in(md);
   std::string line;

@@ -42,7 +42,7 @@ int Trace::exit_status() const {
 }
 
 std::string Trace::to_json() const {
-  TraceReport rep;
+  TraceRecord rep;
   rep.command = {"iobench::trace"};
   rep.trace = result_;
   return render_trace_json(rep);

@@ -17,7 +17,7 @@
 #include "report/presentation.h"
 #include "report/sweep_report.h"
 #include "run/host_info.h"
-#include "run/progress.h"
+#include "report/progress.h"
 #include "run/runner.h"
 #include "strategies/support/line_format.h"
 

@@ -29,7 +29,7 @@ std::string cell(const std::optional<T>& v) {
 
 }  // namespace
 
-std::string render_csv(const BenchReport& rep) {
+std::string render_csv(const RunRecord& rep) {
   std::string out =
       "strategy,status,error,lines,bytes,verified,runs,time_median_ns,time_mean_ns,time_stddev_ns,"
       "time_min_ns,time_max_ns,cpu_median_ns,minor_faults,major_faults,write_calls,syscall_time_ns,"

@@ -218,7 +218,7 @@ json knob_json(const KnobValue& v) {
       v);
 }
 
-json config_json(const BenchReport& rep) {
+json config_json(const RunRecord& rep) {
   json config = {{"lines", rep.lines},
                  {"bytes", rep.bytes},
                  {"dir", rep.dir},
@@ -240,7 +240,7 @@ json config_json(const BenchReport& rep) {
   return config;
 }
 
-std::string render_json(const BenchReport& rep) {
+std::string render_json(const RunRecord& rep) {
   json results = json::array();
   for (const auto& r : rep.results) results.push_back(result_json(r));
   json doc = {
@@ -264,7 +264,7 @@ std::string render_json(const BenchReport& rep) {
   return dump_json(std::move(doc));
 }
 
-std::string render_trace_json(const TraceReport& rep) {
+std::string render_trace_json(const TraceRecord& rep) {
   const TraceResult& t = rep.trace;
   const std::uint64_t write_calls = count_writes(t).calls;
   json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);

@@ -39,7 +39,7 @@ std::string code_span(const std::string& text) {
 }
 
 /// What was run, and how the figures were taken: `compare` runs commands, not lines.
-std::string heading(const BenchReport& rep) {
+std::string heading(const RunRecord& rep) {
   const std::string counts =
       rep.traced ? "counts from one traced run" : "not traced (--no-trace): no counts";
   if (!rep.commands.empty())
@@ -53,7 +53,7 @@ std::string heading(const BenchReport& rep) {
 
 }  // namespace
 
-std::string render_markdown(const BenchReport& rep) {
+std::string render_markdown(const RunRecord& rep) {
   std::string out = heading(rep);
   out += fmt::format(
       "| {} | status | write calls | time (median) | min | max | CPU | syscall time |\n",

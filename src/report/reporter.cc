@@ -1,36 +1,42 @@
 #include "report/reporter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 #include "run/run_plan.h"
 
 namespace iobench {
 
-std::string render(OutputFormat format, const BenchReport& report) {
+std::string render(OutputFormat format, const RunRecord& record, const Presentation& presentation) {
   switch (format) {
-    case OutputFormat::kJson: return render_json(report);
-    case OutputFormat::kCsv: return render_csv(report);
-    case OutputFormat::kMarkdown: return render_markdown(report);
-    case OutputFormat::kTable: break;
+    case OutputFormat::kJson:
+      return render_json(record);
+    case OutputFormat::kCsv:
+      return render_csv(record);
+    case OutputFormat::kMarkdown:
+      return render_markdown(record);
+    case OutputFormat::kTable:
+      break;
   }
-  return render_table(report);
+  return render_table(record, presentation);
 }
 
-std::string render(OutputFormat format, const TraceReport& report) {
+std::string render(OutputFormat format, const TraceRecord& report) {
   switch (format) {
-    case OutputFormat::kJson: return render_trace_json(report);
+    case OutputFormat::kJson:
+      return render_trace_json(report);
     case OutputFormat::kCsv:
     case OutputFormat::kMarkdown:
-    case OutputFormat::kTable: break;
+    case OutputFormat::kTable:
+      break;
   }
   return render_trace_table(report);
 }
 
-std::string run_count_text(const BenchReport& rep, const std::string& noun) {
+std::string run_count_text(const RunRecord& rep, const std::string& noun) {
   auto counted = [&](std::size_t n) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
   if (rep.runs > 0) return counted(static_cast<std::size_t>(rep.runs));
   std::size_t fewest = SIZE_MAX, most = 0;

@@ -29,7 +29,7 @@ NoteRow note_row(const StrategyResult& r) {
 
 /// Where the cost of a strategy hides somewhere the write-call column cannot show it: each
 /// strategy writes its own note (strategies/note.h), in the order of their note_rank.
-std::vector<std::string> footnotes(const BenchReport& rep) {
+std::vector<std::string> footnotes(const RunRecord& rep) {
   std::vector<std::string> out;
   if (!rep.commands.empty()) return out;
   NoteFigures f{.bytes = rep.bytes,
@@ -58,9 +58,10 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
 
 /// One row per result in --sort order; "vs" the reference, green where a row beats it and
 /// red where it loses: readable from the back row.
-std::vector<ResultRow> strategy_rows(const BenchReport& rep, const StrategyResult* reference) {
+std::vector<ResultRow> strategy_rows(const RunRecord& rep, SortOrder sort,
+                                     const StrategyResult* reference) {
   std::vector<ResultRow> rows;
-  for (const StrategyResult* r : sorted_rows(rep)) {
+  for (const StrategyResult* r : sorted_rows(rep, sort)) {
     const double med = r->time_ns.median;
     const char* speed = style::kNone;
     if (reference && r != reference)
@@ -75,26 +76,27 @@ std::vector<ResultRow> strategy_rows(const BenchReport& rep, const StrategyResul
 }
 
 /// The strategies' notes, then the result notes: each reflowed, dim.
-std::string render_notes(const BenchReport& rep, const std::vector<ResultRow>& rows) {
+std::string render_notes(const RunRecord& rep, const Presentation& pres,
+                         const std::vector<ResultRow>& rows) {
   auto notes = footnotes(rep);
   for (auto& n : result_notes(rows)) notes.push_back(std::move(n));
   std::string out;
   if (!notes.empty()) out += "\n";
-  for (const auto& n : notes) out += paint(reflow(n, rep.columns), style::kDim, rep.color) + "\n";
+  for (const auto& n : notes) out += paint(reflow(n, pres.columns), style::kDim, pres.color) + "\n";
   return out;
 }
 
 }  // namespace
 
-std::string render_table(const BenchReport& rep) {
+std::string render_table(const RunRecord& rep, const Presentation& pres) {
   const Comparison cmp = compare_rows(rep);
   const StrategyResult* reference = cmp.reference;
-  const std::vector<ResultRow> rows = strategy_rows(rep, reference);
+  const std::vector<ResultRow> rows = strategy_rows(rep, pres.sort, reference);
   const bool commands = !rep.commands.empty();
   auto cols =
       result_columns(rows, {commands ? "command" : "strategy", false},
                      {reference ? reference->strategy : "relative", true, reference ? "vs" : ""});
-  if (rep.latency)
+  if (pres.latency)
     for (auto& c : latency_columns()) cols.push_back(std::move(c));
 
   const std::string what = commands ? fmt::format("compare · {} command{}", rep.commands.size(),
@@ -102,15 +104,15 @@ std::string render_table(const BenchReport& rep) {
                                     : fmt::format("{} lines ({})", format_count(rep.lines),
                                                   format_bytes(static_cast<double>(rep.bytes)));
   const char* per = commands ? "command" : "strategy";
-  std::string out = render_result_grid(rep, what, per, cols, rows);
-  if (rep.live) return out;  // rows so far, while the run goes on: the rest comes at the end
-  const std::string summary = render_summary(cmp, rep.color);
+  std::string out = render_result_grid(rep, pres, what, per, cols, rows);
+  if (pres.live) return out;  // rows so far, while the run goes on: the rest comes at the end
+  const std::string summary = render_summary(cmp, pres.color);
   if (!summary.empty()) {
     out += "\n";
-    out += wrap_lines(summary, rep.columns);
+    out += wrap_lines(summary, pres.columns);
   }
-  out += render_notes(rep, rows);
-  return out + render_result_footer(rep, per, failure_lines(rows, rep.color));
+  out += render_notes(rep, pres, rows);
+  return out + render_result_footer(rep, pres, per, failure_lines(rows, pres.color));
 }
 
 }  // namespace iobench
