@@ -1,7 +1,12 @@
 // Expectations, baselines and reporters on plain result values: the parts with no process
 // behind them. Their end-to-end behaviour is in cli tests that run iobench.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -9,6 +14,7 @@
 #include "check/baseline.h"
 #include "check/expect.h"
 #include "report/baseline_table.h"
+#include "report/progress.h"
 #include "report/reporter.h"
 
 namespace iobench {
@@ -209,6 +215,37 @@ TEST(Reporters, UnitsForPeople) {
   EXPECT_EQ(format_duration(950), "950 ns");
   EXPECT_EQ(format_duration(2.04e6), "2.04 ms");
   EXPECT_EQ(format_bytes(65536), "64.0 KiB");
+}
+
+/// What `write` puts on stderr, read back from a file in place of fd 2.
+template <typename Write>
+std::string stderr_of(Write write) {
+  char path[] = "/tmp/iobench-notice-XXXXXX";
+  const int fd = ::mkstemp(path);
+  const int saved = ::dup(STDERR_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  write();
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  ::close(fd);
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ::unlink(path);
+  return text;
+}
+
+// The runner's notices carry names as the bytes they are (a compare -n name, a --dir path);
+// on stderr each is one escaped line, a warning or the kept file.
+TEST(Notices, EachIsOneEscapedLineOnStderr) {
+  const std::string err = stderr_of([] {
+    Progress progress(false);  // stderr is no terminal: no progress line to step around
+    const NoticeSink sink = progress.notices();
+    sink({RunNotice::Kind::kWarning, "timings of a\nb\x1b[2J vary"});
+    sink({RunNotice::Kind::kKept, "/tmp/out\tfile"});
+  });
+  EXPECT_EQ(err,
+            "iobench: warning: timings of a\\nb\\x1b[2J vary\n"
+            "kept: /tmp/out\\tfile\n");
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ namespace {
 /// What every record starts with: where it was measured and what measured it.
 RunRecord record_of_host() {
   RunRecord rep;
+  rep.auto_min_runs = kAutoMinRuns;  // "5 or more runs", before a --runs auto row has any
   rep.host = host_info();
   rep.version = IOBENCH_VERSION;
   rep.build_type = IOBENCH_BUILD_TYPE;

@@ -6,8 +6,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "run/run_plan.h"
-
 namespace iobench {
 
 std::string render(OutputFormat format, const RunRecord& record, const Presentation& presentation) {
@@ -45,7 +43,7 @@ std::string run_count_text(const RunRecord& rep, const std::string& noun) {
     fewest = std::min(fewest, r.time_ns.samples.size());
     most = std::max(most, r.time_ns.samples.size());
   }
-  if (most == 0) return fmt::format("{} or more {}s", kAutoMinRuns, noun);
+  if (most == 0) return fmt::format("{} or more {}s", rep.auto_min_runs, noun);
   if (fewest == most) return counted(most);
   return fmt::format("{}–{} {}s", fewest, most, noun);
 }
