@@ -9,10 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
-#include "cli/options.h"
-#include "kernel_probe.h"
 #include "base/program_path.h"
-#include "cli/options.h"
+#include "cli/cli_values.h"
+#include "kernel_probe.h"
 #include "run/run_samples.h"
 #include "run/verify.h"
 #include "run_process.h"

@@ -31,14 +31,14 @@ TEST(RunPlan, AnExplicitCountIsExact) {
 }
 
 TEST(RunPlan, AutoTakesFiveRunsAndTheTimedWorkAndStopsAtTheCap) {
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, 0), 5);            // nothing known yet
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, 1000 * kMs), 5);   // slow: five are enough
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, 10 * kMs), 20);    // 20 x 10 ms = 0.2 s
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 0, 0, kMs / 100), 100);  // fast: capped
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 5, 100 * kMs, 0), 5);    // short of 0.2 s: more
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 5, 1000 * kMs, 0), 0);
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 100, kMs, 0), 0);
-  EXPECT_EQ(runs_still_needed(kRunsAuto, 90, kMs, 0), 10);
+  EXPECT_EQ(runs_still_needed(std::nullopt, 0, 0, 0), 5);            // nothing known yet
+  EXPECT_EQ(runs_still_needed(std::nullopt, 0, 0, 1000 * kMs), 5);   // slow: five are enough
+  EXPECT_EQ(runs_still_needed(std::nullopt, 0, 0, 10 * kMs), 20);    // 20 x 10 ms = 0.2 s
+  EXPECT_EQ(runs_still_needed(std::nullopt, 0, 0, kMs / 100), 100);  // fast: capped
+  EXPECT_EQ(runs_still_needed(std::nullopt, 5, 100 * kMs, 0), 5);    // short of 0.2 s: more
+  EXPECT_EQ(runs_still_needed(std::nullopt, 5, 1000 * kMs, 0), 0);
+  EXPECT_EQ(runs_still_needed(std::nullopt, 100, kMs, 0), 0);
+  EXPECT_EQ(runs_still_needed(std::nullopt, 90, kMs, 0), 10);
 }
 
 // ---- the order ----

@@ -93,7 +93,7 @@ TEST(RenderGolden, CompareUntracedFailedAndDirs) {
   rep.results = {sample_row("writer_a", 1000, {3000000, 3100000, 2900000}, 900000, 12),
                  sample_row("writer_b", 10, {1000000, 1200000, 1100000}, 20000, 10),
                  failed_row("hang", ResultStatus::kTimeout, "killed after 1 s")};
-  rep.runs = 0;  // --runs auto: the count comes from the samples
+  rep.runs.reset();  // --runs auto: the count comes from the samples
   rep.pinned = false;
   expect_golden("table_compare", render_table(rep, {}));
 

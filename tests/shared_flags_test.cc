@@ -75,17 +75,13 @@ CompareOptions compare_options(const std::vector<std::string>& words) {
 }
 
 TEST(SharedFlagValues, CompareTakesTheRunsTheBenchRunTakesAuto) {
-  EXPECT_TRUE(compare_options({"--runs", "auto"}).runs_auto);
-  const CompareOptions three = compare_options({"--runs", "3"});
-  EXPECT_FALSE(three.runs_auto);
-  EXPECT_EQ(three.runs, 3);
-  const CompareOptions plain = compare_options({});
-  EXPECT_FALSE(plain.runs_auto);
-  EXPECT_EQ(plain.runs, 5);  // compare's default, unchanged
+  EXPECT_EQ(compare_options({"--runs", "auto"}).run.runs, std::nullopt);
+  EXPECT_EQ(compare_options({"--runs", "3"}).run.runs, 3);
+  EXPECT_EQ(compare_options({}).run.runs, 5);  // compare's default, unchanged
 }
 
 TEST(SharedFlagValues, AFlagGivenTwiceTakesItsLastValueInCompareToo) {
-  EXPECT_EQ(compare_options({"--runs", "2", "--runs", "7"}).runs, 7);
+  EXPECT_EQ(compare_options({"--runs", "2", "--runs", "7"}).run.runs, 7);
   EXPECT_EQ(compare_options({"--format", "xml", "--format", "json"}).format, OutputFormat::kJson);
   // ... while the list-valued words keep every value: two names, two commands.
   const CompareOptions two = parse_compare({"-n", "a", "/bin/true", "-n", "b", "/bin/false"});

@@ -170,13 +170,13 @@ std::string first_traced_all(const Baseline& b) {
 /// A syscall the run does not trace would compare as 0 (openat 1 → 0, a regression), and
 /// one the baseline did not trace as new (0 → 1): both sides --trace-all, or neither.
 void check_same_syscalls(const Baseline& before, const BenchOptions& run) {
-  if (!run.trace || first_count(before).empty()) return;
+  if (!run.run.trace || first_count(before).empty()) return;
   const std::string all = first_traced_all(before);
-  if (!all.empty() && !run.tracer.trace_all)
+  if (!all.empty() && !run.run.tracer.trace_all)
     throw Error(fmt::format(
         "baseline not comparable: it counts {}, which only --trace-all traces; add --trace-all",
         all));
-  if (all.empty() && run.tracer.trace_all)
+  if (all.empty() && run.run.tracer.trace_all)
     throw Error(
         "baseline not comparable: it was saved without --trace-all, so it counts only the write "
         "family; drop --trace-all");
@@ -191,7 +191,7 @@ void check_comparable(const Baseline& before, const BenchOptions& run) {
   check_comparable(before, run.params.lines, names);
   // Untraced, every count would be "not measured on one side": a baseline whose counts are
   // its point would pass whatever the counts became.
-  if (const std::string count = first_count(before); !run.trace && !count.empty())
+  if (const std::string count = first_count(before); !run.run.trace && !count.empty())
     throw Error(fmt::format(
         "baseline not comparable: it has counts ({}) and --no-trace measures none; drop "
         "--no-trace",

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
+#include "model/options.h"
 #include "model/run_record.h"
 
 namespace iobench {

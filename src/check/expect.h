@@ -8,21 +8,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/expectation.h"
 
 namespace iobench {
-
-enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe };
-
-enum class MetricKind { kCount, kBytes, kTime };
-
-struct Expectation {
-  std::string text;      // as the user wrote it
-  std::string strategy;  // empty: every row (bench) or the command (trace)
-  std::string metric;    // write_calls, bytes, time_ns, cpu_ns, page_faults, or a syscall name
-  CompareOp op = CompareOp::kEq;
-  double value = 0;
-  MetricKind kind = MetricKind::kCount;
-};
 
 /// Throws Error (exit 2) with a message that points at the bad part.
 Expectation parse_expectation(const std::string& text);

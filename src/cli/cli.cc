@@ -106,17 +106,13 @@ BenchOptions BenchFlags::options() const {
   if (o.params.lines > 100'000'000'000'000'000ull)
     throw Error(fmt::format("--lines: {} lines would not fit in 64 bits of bytes", o.params.lines));
   o.strategies = parse_strategies(strategy_);
-  const RunSettings run = run_.settings();
-  o.runs = run.runs;
-  o.warmup = run.warmup;
-  o.timeout = run.timeout;
-  o.trace = run.trace;
-  o.interleave = !no_interleave_;
+  run_.apply(o.run);
+  o.run.interleave = !no_interleave_;
   knobs_.apply(o.params);
   output_.apply(o);
   o.latency = latency_;
-  o.tracer = tracer_.options(o.trace);
-  o.keep = keep_;
+  o.run.tracer = tracer_.options(o.run.trace);
+  o.run.keep = keep_;
   o.dirs = parse_dirs(dir_);
   o.dir = o.dirs.front();
   check_.apply(o);

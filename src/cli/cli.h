@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "cli/options.h"
+#include "model/options.h"
 #include "commands/compare.h"
 #include "commands/sweep.h"
 

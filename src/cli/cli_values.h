@@ -11,6 +11,9 @@
 
 namespace iobench {
 
+/// Parses a byte size: a whole number with an optional suffix K, M, G (powers of 1024,
+/// also written KiB, MiB, GiB) or B. Throws Error naming `flag` when it is not one.
+std::uint64_t parse_size(const std::string& flag, const std::string& text);
 /// A whole number in [min, max], for `flag`.
 std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min,
                           std::uint64_t max);

@@ -11,7 +11,6 @@
 #include "cli/flag_groups.h"
 #include "cli/tracer_flags.h"
 #include "commands/compare.h"
-#include "run/run_plan.h"
 
 namespace iobench {
 namespace {
@@ -131,16 +130,11 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   }
   check_command_count(f);
   CompareOptions o;
-  const RunSettings run = f.run.settings();
-  o.runs_auto = run.runs == kRunsAuto;
-  if (!o.runs_auto) o.runs = run.runs;
-  o.warmup = run.warmup;
-  o.timeout = run.timeout;
-  o.trace = run.trace;
+  f.run.apply(o.run);
   f.output.apply(o);
   o.shell = f.shell;
   o.show_output = f.show_output;
-  o.tracer = f.tracer.options(o.trace, false, /*program=*/true);
+  o.run.tracer = f.tracer.options(o.run.trace, false, /*program=*/true);
   o.commands = parse_commands(f);
   f.output.check_files();
   check_distinct_outputs(f.output.files());

@@ -134,13 +134,12 @@ void RunFlags::add(CLI::App& app) {
   app.add_flag("--no-trace", no_trace_, "Skip the traced run (no counts)");
 }
 
-RunSettings RunFlags::settings() const {
-  RunSettings s;
-  s.runs = runs_ == "auto" ? kRunsAuto : static_cast<int>(parse_count("--runs", runs_, 1, 100000));
+void RunFlags::apply(RunSettings& s) const {
+  s.runs =
+      runs_ == "auto" ? std::nullopt : std::optional<int>(parse_count("--runs", runs_, 1, 100000));
   s.warmup = static_cast<int>(parse_count("--warmup", warmup_, 0, 100000));
   s.timeout = timeout_.value();
   s.trace = !no_trace_;
-  return s;
 }
 
 void OutputFlags::add(CLI::App& app) {
@@ -208,7 +207,7 @@ void CheckFlags::apply(BenchOptions& o) const {
   // A baseline's rows are keyed by strategy: two directories would give each name twice.
   if (o.dirs.size() > 1 && (!baseline_.empty() || !save_baseline_.empty()))
     throw Error("--baseline and --save-baseline take one --dir");
-  o.expectations = expectations(o.strategies, o.tracer.trace_all);
+  o.expectations = expectations(o.strategies, o.run.tracer.trace_all);
   o.export_junit = export_junit_;
   o.baseline = baseline_;
   o.save_baseline = save_baseline_;

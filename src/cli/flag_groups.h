@@ -14,7 +14,7 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "model/options.h"
 #include "strategies/strategy.h"
 
 namespace CLI {
@@ -53,14 +53,6 @@ struct TimeoutFlag {
   std::optional<std::chrono::nanoseconds> value() const;
 };
 
-/// What RunFlags gives a command.
-struct RunSettings {
-  int runs = 0;  // kRunsAuto (run/run_plan.h) or exactly this many timed runs
-  int warmup = 1;
-  std::optional<std::chrono::nanoseconds> timeout;
-  bool trace = true;  // false with --no-trace
-};
-
 /// -r/--runs (a count or auto), -w/--warmup, --timeout, --no-trace: how often each
 /// workload (a strategy or a command) runs, and for how long at most.
 class RunFlags {
@@ -70,7 +62,9 @@ class RunFlags {
   RunFlags(const char* workload, const char* default_runs)
       : workload_(workload), runs_(default_runs) {}
   void add(CLI::App& app);
-  RunSettings settings() const;
+  /// Fills the fields of `s` these flags set (runs, warmup, timeout, trace); the rest
+  /// (interleave, keep, tracer) belong to other flags.
+  void apply(RunSettings& s) const;
 
  private:
   const char* workload_;

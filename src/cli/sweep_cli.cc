@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "cli/cli_values.h"
 #include "cli/knobs.h"
 #include "report/dirs.h"
 #include "report/gnuplot.h"

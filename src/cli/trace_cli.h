@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/flag_groups.h"
-#include "cli/options.h"
+#include "model/options.h"
 #include "cli/tracer_flags.h"
 
 namespace CLI {

@@ -1,7 +1,7 @@
 // `iobench [run]`: every chosen strategy through the runner, then checks and reporters.
 #pragma once
 
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace iobench {
 

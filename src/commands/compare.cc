@@ -25,14 +25,8 @@ int run_compare(const CompareOptions& o) {
     commands.push_back(std::make_unique<CommandWorkload>(c.name, c.program, c.argv, o.show_output));
     rows.push_back(commands.back().get());
   }
-  RunSettings settings;
-  settings.runs = o.runs_auto ? kRunsAuto : o.runs;
-  settings.warmup = o.warmup;
-  settings.trace = o.trace;
-  settings.tracer = o.tracer;
-  settings.timeout = o.timeout;
   {
-    Runner runner(settings);
+    Runner runner(o.run);
     Progress progress;  // on stderr, only when it is a terminal
     runner.set_observer(progress.observer());
     runner.set_notice_sink(progress.notices());

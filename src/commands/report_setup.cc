@@ -38,24 +38,24 @@ RunRecord bench_record(const BenchOptions& o) {
     rep.dir = fmt::format("{}", fmt::join(o.dirs, ","));
     rep.filesystem = fmt::format("{}", fmt::join(types, ","));
   }
-  rep.runs = o.runs;
-  rep.warmup = o.warmup;
-  rep.interleave = o.interleave;
+  rep.runs = o.run.runs;
+  rep.warmup = o.run.warmup;
+  rep.interleave = o.run.interleave;
   rep.params = o.params;
-  rep.traced = o.trace;
-  rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = to_string(o.tracer.backend);
+  rep.traced = o.run.trace;
+  rep.trace_mode = o.run.tracer.mode;
+  rep.tracer_backend = to_string(o.run.tracer.backend);
   rep.block_size = io_block_size(o.dir);  // stdio's buffer size, for the footnote
   return rep;
 }
 
 RunRecord compare_record(const CompareOptions& o) {
   RunRecord rep = record_of_host();
-  rep.runs = o.runs_auto ? kRunsAuto : o.runs;
-  rep.warmup = o.warmup;
-  rep.traced = o.trace;
-  rep.trace_mode = o.tracer.mode;
-  rep.tracer_backend = to_string(o.tracer.backend);
+  rep.runs = o.run.runs;
+  rep.warmup = o.run.warmup;
+  rep.traced = o.run.trace;
+  rep.trace_mode = o.run.tracer.mode;
+  rep.tracer_backend = to_string(o.run.tracer.backend);
   for (const auto& c : o.commands) rep.commands.push_back({c.name, c.command});
   return rep;
 }

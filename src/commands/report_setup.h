@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "cli/options.h"
+#include "model/options.h"
 #include "commands/compare.h"
 #include "report/reporter.h"
 

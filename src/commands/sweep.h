@@ -8,17 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace iobench {
-
-struct SweepOptions {
-  std::string flag;                   // "--buffer-size"
-  std::string parameter;              // "buffer_size" (the iobench/1 config key)
-  bool sizes = false;                 // the values are byte sizes
-  std::vector<std::uint64_t> values;  // ascending, distinct
-  std::vector<BenchOptions> runs;     // one per value, same order
-};
 
 /// `args` are the words after `sweep`. Throws Error (exit 2) naming the problem.
 SweepOptions parse_sweep(const std::vector<std::string>& args);

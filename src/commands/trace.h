@@ -1,7 +1,7 @@
 // `iobench trace -- CMD`: one command under a counting backend, like `strace -c`.
 #pragma once
 
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace iobench {
 

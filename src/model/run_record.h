@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,8 @@ struct RunRecord {
   std::uint64_t block_size = 0;
   // `iobench compare`: what each row ran, in order (rows are commands, not strategies).
   std::vector<CommandInfo> commands;
-  int runs = 0;           // kRunsAuto: each row's samples say how many it got
-  int auto_min_runs = 0;  // with kRunsAuto, the fewest timed runs a row gets (run/run_plan.h)
+  std::optional<int> runs;  // nullopt: --runs auto, each row's samples say how many it got
+  int auto_min_runs = 0;    // with --runs auto, the fewest timed runs a row gets (run/run_plan.h)
   int warmup = 0;
   TraceMode trace_mode = TraceMode::kTiming;
   bool interleave = false;  // the strategies' timed runs in one random order

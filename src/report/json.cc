@@ -158,7 +158,7 @@ std::string dump_json(json doc) {
   return escape_c1(doc.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
 }
 
-json runs_json(int runs) { return runs > 0 ? json(runs) : json("auto"); }
+json runs_json(std::optional<int> runs) { return runs ? json(*runs) : json("auto"); }
 
 json result_json(const StrategyResult& r) {
   const bool measured = !r.time_ns.samples.empty();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -16,7 +17,7 @@ nlohmann::json result_json(const StrategyResult& r);
 /// `iobench/1` and `iobench-sweep/1` (which nulls its swept knob) carry the same keys.
 nlohmann::json config_json(const RunRecord& rep);
 /// config.runs: the number --runs gave, or "auto" (each row's samples say how many it got).
-nlohmann::json runs_json(int runs);
+nlohmann::json runs_json(std::optional<int> runs);
 
 /// The text of a document, indented by 2 and ending in a newline: the one way every JSON
 /// iobench writes is serialised (README "The JSON document", names and odd bytes). A string

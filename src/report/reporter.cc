@@ -36,7 +36,7 @@ std::string render(OutputFormat format, const TraceRecord& report) {
 
 std::string run_count_text(const RunRecord& rep, const std::string& noun) {
   auto counted = [&](std::size_t n) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
-  if (rep.runs > 0) return counted(static_cast<std::size_t>(rep.runs));
+  if (rep.runs) return counted(static_cast<std::size_t>(*rep.runs));
   std::size_t fewest = SIZE_MAX, most = 0;
   for (const auto& r : rep.results) {
     if (r.time_ns.samples.empty()) continue;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "cli/options.h"
+#include "model/options.h"
 #include "model/run_record.h"
 
 namespace iobench {

@@ -4,8 +4,9 @@
 
 namespace iobench {
 
-int runs_still_needed(int requested, int done, std::int64_t done_ns, std::int64_t estimate_ns) {
-  if (requested != kRunsAuto) return std::max(0, requested - done);
+int runs_still_needed(std::optional<int> requested, int done, std::int64_t done_ns,
+                      std::int64_t estimate_ns) {
+  if (requested) return std::max(0, *requested - done);
   if (done >= kAutoMaxRuns) return 0;
   const std::int64_t goal = kAutoMinTimedWork.count();
   const std::int64_t per_run = done > 0 ? done_ns / done : estimate_ns;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -18,14 +19,12 @@ constexpr int kAutoMinRuns = 5;
 constexpr std::chrono::nanoseconds kAutoMinTimedWork = std::chrono::milliseconds(200);
 /// ...but never more runs than this (a 10 µs row would otherwise ask for 20,000).
 constexpr int kAutoMaxRuns = 100;
-/// BenchOptions::runs for --runs auto.
-constexpr int kRunsAuto = 0;
-
-/// Timed runs still to do for one strategy: `requested` (> 0) exactly, or for kRunsAuto
-/// enough to reach kAutoMinRuns and kAutoMinTimedWork (capped at kAutoMaxRuns).
-/// `done` runs took `done_ns` together; `estimate_ns` is one run's time from a warm-up
-/// (0: unknown), used while nothing is done yet.
-int runs_still_needed(int requested, int done, std::int64_t done_ns, std::int64_t estimate_ns);
+/// Timed runs still to do for one strategy: `requested` (RunSettings::runs, > 0) exactly,
+/// or for --runs auto (nullopt) enough to reach kAutoMinRuns and kAutoMinTimedWork (capped at
+/// kAutoMaxRuns). `done` runs took `done_ns` together; `estimate_ns` is one run's time from a
+/// warm-up (0: unknown), used while nothing is done yet.
+int runs_still_needed(std::optional<int> requested, int done, std::int64_t done_ns,
+                      std::int64_t estimate_ns);
 
 /// The order of the next runs: row index i appears needed[i] times, shuffled as a whole
 /// (not round by round), so no row always runs right after another.

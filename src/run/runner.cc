@@ -17,13 +17,6 @@
 #include "tracer/cpu_pin.h"
 
 namespace iobench {
-namespace {
-
-RunSettings settings_of(const BenchOptions& o) {
-  return {o.runs, o.warmup, o.interleave, o.keep, o.trace, o.tracer, o.timeout};
-}
-
-}  // namespace
 
 struct Runner::Impl {
   RunSettings settings;
@@ -45,15 +38,15 @@ struct Runner::Impl {
   }
 
   explicit Impl(const BenchOptions& o)
-      : settings(settings_of(o)), bench(&o), dir(std::in_place, o.dir) {
+      : settings(o.run), bench(&o), dir(std::in_place, o.dir) {
     // The tracer names files by what /proc/PID/fd shows: the canonical path.
     char* real = ::realpath(dir->path().c_str(), nullptr);
     canonical_dir = real ? real : dir->path();
     ::free(real);
     filesystem = filesystem_type(o.dir);
-    if (o.keep) dir->keep();
-    if (o.trace) {
-      TracerOptions t = o.tracer;
+    if (o.run.keep) dir->keep();
+    if (o.run.trace) {
+      TracerOptions t = o.run.tracer;
       // Calibrate on the filesystem being measured: the corrected call walks the same path.
       if (t.calibration_dir.empty()) t.calibration_dir = dir->path();
       // A strategy is iobench's own x86-64 code: perf need not pay to count i386 calls.

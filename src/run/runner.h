@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "cli/options.h"
+#include "model/options.h"
 #include "model/run_event.h"
 
 namespace iobench {
@@ -22,18 +22,6 @@ namespace iobench {
 class Workload;
 
 using ResultSink = std::function<void(const StrategyResult&)>;
-
-/// What the runner reads of a command's options: how many runs, in what order, whether
-/// and how one of them is counted, and how long each may take.
-struct RunSettings {
-  int runs = 0;  // kRunsAuto (run_plan.h), or exactly this many timed runs per row
-  int warmup = 1;
-  bool interleave = true;  // the timed runs of all rows in one random order
-  bool keep = false;       // keep the last run's output file (strategies)
-  bool trace = true;       // one counted run per row besides the timed ones
-  TracerOptions tracer;
-  std::optional<std::chrono::nanoseconds> timeout;  // per run
-};
 
 class Runner {
  public:

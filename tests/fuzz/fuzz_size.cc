@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/error.h"
-#include "cli/options.h"
+#include "cli/cli_values.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
