@@ -16,8 +16,8 @@ const std::string kWhy =
     "tracer calibration: cannot write its one block in /mnt/full: No space left on device";
 
 /// The sample report, every row traced as a run without a calibration is (tracer.cc).
-BenchReport uncalibrated_report() {
-  BenchReport rep = testing::sample_report();
+RunRecord uncalibrated_report() {
+  RunRecord rep = testing::sample_report();
   for (StrategyResult& r : rep.results) {
     if (!r.trace) continue;  // the failed row
     r.trace->time_unavailable_reason = kWhy;
@@ -28,7 +28,7 @@ BenchReport uncalibrated_report() {
 }
 
 TEST(Uncalibrated, TheTableSaysWhyOnceAndShowsNoTime) {
-  const std::string t = render_table(uncalibrated_report());
+  const std::string t = render_table(uncalibrated_report(), {});
   const std::string note = "syscall time —: " + kWhy + ".";
   ASSERT_NE(t.find(note), std::string::npos) << t;
   EXPECT_EQ(t.find(note, t.find(note) + 1), std::string::npos) << "one note for one reason";
@@ -55,7 +55,7 @@ TEST(Uncalibrated, ACalibratedRunHasNoReason) {
   const auto doc = nlohmann::json::parse(render_json(testing::sample_report()));
   EXPECT_EQ(doc["config"]["tracer"]["overhead_ns"], 3600);
   for (const auto& r : doc["results"]) EXPECT_EQ(r["syscall_time_unavailable"], nullptr);
-  EXPECT_EQ(render_table(testing::sample_report()).find("not calibrated"), std::string::npos);
+  EXPECT_EQ(render_table(testing::sample_report(), {}).find("not calibrated"), std::string::npos);
 }
 
 // The reason names --dir, which is the user's bytes: a directory named with ESC and a
@@ -66,16 +66,16 @@ const std::string kOddWhy =
 const std::string kOddShown = "/tmp/a\\x1b[2J\\nb: Permission denied.";
 
 TEST(Uncalibrated, TheBenchFootnoteEscapesTheDirectory) {
-  BenchReport rep = uncalibrated_report();
+  RunRecord rep = uncalibrated_report();
   for (StrategyResult& r : rep.results)
     if (r.trace) r.trace->time_unavailable_reason = kOddWhy;
-  const std::string t = render_table(rep);
+  const std::string t = render_table(rep, {});
   EXPECT_NE(t.find(kOddShown), std::string::npos) << t;
   EXPECT_EQ(t.find('\x1b'), std::string::npos) << t;
 }
 
 TEST(Uncalibrated, TheTraceFooterEscapesTheDirectory) {
-  TraceReport rep;
+  TraceRecord rep;
   rep.trace.available = true;
   rep.trace.mode = TraceMode::kTiming;
   rep.trace.time_unavailable_reason = kOddWhy;

@@ -195,11 +195,11 @@ StrategyResult row(const std::string& strategy, const std::string& dir, const st
 }
 
 TEST(Dirs, ThePlotGroupsBarsByFilesystemAndKeepsAStrategysColour) {
-  BenchReport rep;
-  rep.sort = SortOrder::kTime;  // fastest first, but only within each directory's group
+  RunRecord rep;
   rep.results = {row("buffered", "/a", "ext4", 300), row("unbuffered", "/a", "ext4", 900),
                  row("buffered", "/b", "tmpfs", 100), row("unbuffered", "/b", "tmpfs", 200)};
-  const std::string s = comparison_plot_script(rep);
+  // Fastest first, but only within each directory's group.
+  const std::string s = comparison_plot_script(rep, {.sort = SortOrder::kTime});
   const std::size_t tics = s.find("set ytics (");
   ASSERT_NE(tics, std::string::npos) << s;
   EXPECT_EQ(s.substr(tics, s.find('\n', tics) - tics),

@@ -58,12 +58,12 @@ TEST(Gnuplot, ANameIsTextNeverACommandAndTheSvgStaysUtf8) {
   if (find_gnuplot().empty()) GTEST_SKIP() << "no gnuplot on PATH";
   testing::ScratchDir dir;
   const std::string marker = dir.path() + "/ran";
-  BenchReport rep = testing::sample_report();
+  RunRecord rep = testing::sample_report();
   rep.results.resize(2);
   rep.results[0].strategy = "`touch " + marker + "`\x1b\xff\"q\\";
   rep.results[1].strategy = "two\nlines";
   rep.commands = {{rep.results[0].strategy, "a"}, {rep.results[1].strategy, "b"}};
-  const std::string svg = run_gnuplot(comparison_plot_script(rep));
+  const std::string svg = run_gnuplot(comparison_plot_script(rep, {}));
   EXPECT_NE(::access(marker.c_str(), F_OK), 0) << "gnuplot ran the name as a command";
   EXPECT_TRUE(is_utf8(svg));
   EXPECT_EQ(svg.find('\x1b'), std::string::npos);

@@ -43,8 +43,8 @@ BenchOptions parse_bench(const std::vector<std::string>& extra) {
   return *o;
 }
 
-BenchReport report_of(const StrategyParams& params) {
-  BenchReport rep;
+RunRecord report_of(const StrategyParams& params) {
+  RunRecord rep;
   rep.lines = params.lines;
   rep.params = params;
   return rep;

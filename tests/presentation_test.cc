@@ -16,11 +16,11 @@
 #include "cli/cli.h"
 #include "report/grid.h"
 #include "report/plot.h"
+#include "report/progress.h"
 #include "report/reporter.h"
 #include "report/sweep_report.h"
 #include "report/table_parts.h"
 #include "run/command_workload.h"
-#include "run/progress.h"
 #include "run_process.h"
 #include "strategies/registry.h"
 #include "strategies/support/line_format.h"
@@ -139,8 +139,8 @@ StrategyResult row(const std::string& name, std::uint64_t calls, std::vector<std
   return r;
 }
 
-BenchReport every_strategy() {
-  BenchReport rep;
+RunRecord every_strategy() {
+  RunRecord rep;
   rep.version = "test";
   rep.lines = 100000;
   rep.bytes = 1088890;
@@ -179,7 +179,7 @@ TEST(Summary, RatioOfMediansWithHyperfinesErrorPropagation) {
 }
 
 TEST(Summary, EachStrategyAgainstUnbufferedFastestFirstWithoutFormatOnly) {
-  BenchReport rep = every_strategy();
+  RunRecord rep = every_strategy();
   Comparison c = compare_rows(rep);
   ASSERT_NE(c.reference, nullptr);
   EXPECT_EQ(c.reference->strategy, "unbuffered");
@@ -195,7 +195,7 @@ TEST(Summary, EachStrategyAgainstUnbufferedFastestFirstWithoutFormatOnly) {
 }
 
 TEST(Summary, WithoutUnbufferedTheFastestAgainstEachSlowerOne) {
-  BenchReport rep = every_strategy();
+  RunRecord rep = every_strategy();
   rep.results.erase(rep.results.begin());
   Comparison c = compare_rows(rep);
   EXPECT_FALSE(c.against_naive);
@@ -206,8 +206,8 @@ TEST(Summary, WithoutUnbufferedTheFastestAgainstEachSlowerOne) {
 // ---- the table ----
 
 TEST(Table, FitsAProjectorWithBarsFootnotesAndProvenance) {
-  BenchReport rep = every_strategy();
-  std::string t = render_table(rep);
+  RunRecord rep = every_strategy();
+  std::string t = render_table(rep, {});
   EXPECT_LE(widest_line(t), 120u) << t;
   EXPECT_FALSE(has_escape(t));
   EXPECT_NE(t.find("100,000 █"), std::string::npos) << "a calls bar beside the count\n" << t;
@@ -228,12 +228,12 @@ TEST(Table, FitsAProjectorWithBarsFootnotesAndProvenance) {
 }
 
 TEST(Table, SyscallTimesTheTracerCouldNotResolveAreNotShownAsZero) {
-  BenchReport rep = every_strategy();
+  RunRecord rep = every_strategy();
   rep.results[0].syscall_time_ns = 0;  // 100,000 calls "took 0 ns"
   // More than the traced run's own time, though within 1.5x the untraced median:
   rep.results[1].syscall_time_ns = static_cast<std::int64_t>(1.2 * rep.results[1].time_ns.median);
   rep.results[1].syscall_share.reset();  // set_syscall_share() left no share
-  std::string t = render_table(rep);
+  std::string t = render_table(rep, {});
   std::size_t row = t.find("\nunbuffered ");
   std::string line = t.substr(row + 1, t.find('\n', row + 1) - row - 1);
   EXPECT_EQ(line.find("0 ns"), std::string::npos) << line;
@@ -242,24 +242,22 @@ TEST(Table, SyscallTimesTheTracerCouldNotResolveAreNotShownAsZero) {
   EXPECT_NE(t.find("% of time —: the corrected syscall time came out above"), std::string::npos)
       << t;
   EXPECT_EQ(t.find("235%"), std::string::npos) << t;
-  EXPECT_EQ(render_table(every_strategy()).find("% of time —"), std::string::npos);
+  EXPECT_EQ(render_table(every_strategy(), {}).find("% of time —"), std::string::npos);
 }
 
 TEST(Table, ColourOnlyWhenAskedAndAlignmentSurvivesIt) {
-  BenchReport rep = every_strategy();
-  const std::string plain = render_table(rep);
-  rep.color = true;
-  const std::string coloured = render_table(rep);
+  RunRecord rep = every_strategy();
+  const std::string plain = render_table(rep, {});
+  const std::string coloured = render_table(rep, {.color = true});
   EXPECT_TRUE(has_escape(coloured));
   // Remove the escapes and the table is the same, byte for byte.
   EXPECT_EQ(std::regex_replace(coloured, std::regex("\x1b\\[[0-9;]*m"), ""), plain);
 }
 
 TEST(Table, SortOrders) {
-  BenchReport rep = every_strategy();
+  RunRecord rep = every_strategy();
   auto first_row = [&](SortOrder order) {
-    rep.sort = order;
-    std::string t = render_table(rep);
+    std::string t = render_table(rep, {.sort = order});
     std::size_t rule = t.find("─");
     std::size_t line = t.find('\n', rule) + 1;
     return t.substr(line, t.find(' ', line) - line);
@@ -363,9 +361,9 @@ TEST(Plot, ComparisonChartHasOneBarPerStrategyInEachPanelAndDraws) {
 }
 
 TEST(Plot, ScriptsQuoteAnyName) {
-  BenchReport rep = every_strategy();
+  RunRecord rep = every_strategy();
   rep.results[0].strategy = R"(we"ird \ name)";
-  const std::string s = comparison_plot_script(rep);
+  const std::string s = comparison_plot_script(rep, {});
   // The label reads as the table shows the name (a backslash as \\, README "Names with any
   // bytes"), each of those characters then escaped for gnuplot.
   EXPECT_NE(s.find(R"("we\"ird \\\\ name")"), std::string::npos) << s;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "check/baseline.h"
+#include "report/baseline_table.h"
 #include "report/dirs.h"
 #include "report/plot.h"
 #include "report/reporter.h"
@@ -54,8 +55,8 @@ StrategyResult failed_row(const std::string& name, ResultStatus status, const st
 
 /// The sample with every footnote a row can cause: a sampled time, a lost one, a share the
 /// correction could not give.
-BenchReport report_with_notes() {
-  BenchReport rep = sample_report();
+RunRecord report_with_notes() {
+  RunRecord rep = sample_report();
   rep.results[0].timed_calls = 4000;             // unbuffered: 4,000 of 100,000 timed
   rep.results[2].syscall_time_ci95_ns = 900000;  // stdio: interval holds zero
   rep.results[3].syscall_share.reset();          // buffered: share not trusted
@@ -64,46 +65,37 @@ BenchReport report_with_notes() {
 }
 
 TEST(RenderGolden, StrategiesTable) {
-  BenchReport rep = sample_report();
-  rep.color = true;
-  expect_golden("table_color", render_table(rep));
-  for (std::size_t width : {60, 80, 100}) {
-    rep = sample_report();
-    rep.columns = width;
-    expect_golden("table_width_" + std::to_string(width), render_table(rep));
-  }
-  rep = sample_report();
-  rep.live = true;
-  expect_golden("table_live", render_table(rep));
-  expect_golden("table_notes", render_table(report_with_notes()));
-  rep = report_with_notes();
-  rep.columns = 70;
-  rep.color = true;
-  expect_golden("table_notes_70_color", render_table(rep));
+  const RunRecord rep = sample_report();
+  expect_golden("table_color", render_table(rep, {.color = true}));
+  for (std::size_t width : {60, 80, 100})
+    expect_golden("table_width_" + std::to_string(width), render_table(rep, {.columns = width}));
+  expect_golden("table_live", render_table(rep, {.live = true}));
+  expect_golden("table_notes", render_table(report_with_notes(), {}));
+  expect_golden("table_notes_70_color",
+                render_table(report_with_notes(), {.color = true, .columns = 70}));
 }
 
 TEST(RenderGolden, StrategiesTableWithLatencyAndOrder) {
-  BenchReport rep = sample_report();
-  rep.latency = true;
-  rep.sort = SortOrder::kTime;
+  RunRecord rep = sample_report();
+  Presentation pres{.latency = true, .sort = SortOrder::kTime};
   rep.results[0].latency = latency(420, 2100, 95000);
   rep.results[3].latency = latency(8100, 31000, 410000);
   rep.results.push_back(failed_row("io_uring-sqpoll", ResultStatus::kUnsupported, "no ring"));
-  expect_golden("table_latency_by_time", render_table(rep));
-  rep.sort = SortOrder::kSyscalls;
-  rep.columns = 90;
-  expect_golden("table_latency_by_calls_90", render_table(rep));
+  expect_golden("table_latency_by_time", render_table(rep, pres));
+  pres.sort = SortOrder::kSyscalls;
+  pres.columns = 90;
+  expect_golden("table_latency_by_calls_90", render_table(rep, pres));
 }
 
 TEST(RenderGolden, CompareUntracedFailedAndDirs) {
-  BenchReport rep = sample_report();
+  RunRecord rep = sample_report();
   rep.commands = {{"writer_a", "./writer a"}, {"writer_b", "./writer b"}, {"hang", "sleep 9"}};
   rep.results = {sample_row("writer_a", 1000, {3000000, 3100000, 2900000}, 900000, 12),
                  sample_row("writer_b", 10, {1000000, 1200000, 1100000}, 20000, 10),
                  failed_row("hang", ResultStatus::kTimeout, "killed after 1 s")};
-  rep.runs = std::nullopt;  // --runs auto: the count comes from the samples
+  rep.runs.reset();  // --runs auto: the count comes from the samples
   rep.pinned = false;
-  expect_golden("table_compare", render_table(rep));
+  expect_golden("table_compare", render_table(rep, {}));
 
   rep = sample_report();
   rep.traced = false;
@@ -113,25 +105,25 @@ TEST(RenderGolden, CompareUntracedFailedAndDirs) {
     r.syscall_time_ns.reset();
     r.syscall_share.reset();
   }
-  expect_golden("table_untraced", render_table(rep));
+  expect_golden("table_untraced", render_table(rep, {}));
 
   rep = sample_report();
   rep.results = {failed_row("unbuffered", ResultStatus::kFailed, "short write"),
                  failed_row("io_uring", ResultStatus::kUnsupported, "io_uring_setup: EPERM")};
-  expect_golden("table_all_failed", render_table(rep));
+  expect_golden("table_all_failed", render_table(rep, {}));
 
   rep = sample_report();
   for (std::size_t i = 0; i < rep.results.size(); ++i) {
     rep.results[i].dir = i % 2 ? "/dev/shm" : "/tmp";
     rep.results[i].filesystem = i % 2 ? "tmpfs" : "ext4";
   }
-  expect_golden("table_two_dirs", render_by_dir(OutputFormat::kTable, rep));
-  expect_golden("plot_two_dirs", comparison_plot_script(rep));
+  expect_golden("table_two_dirs", render_by_dir(OutputFormat::kTable, rep, {}));
+  expect_golden("plot_two_dirs", comparison_plot_script(rep, {}));
 }
 
 /// The sample as --count-only leaves it: counts, and no times (the tally's are 0).
-BenchReport count_only_report() {
-  BenchReport rep = sample_report();
+RunRecord count_only_report() {
+  RunRecord rep = sample_report();
   rep.trace_mode = TraceMode::kCount;
   for (auto& r : rep.results) {
     if (!r.trace) continue;
@@ -144,7 +136,7 @@ BenchReport count_only_report() {
 
 // Markdown and CSV of the same rows as the table's golden files: the other formats' bytes.
 TEST(RenderGolden, MarkdownAndCsv) {
-  BenchReport rep = sample_report();
+  RunRecord rep = sample_report();
   expect_golden("markdown", render_markdown(rep));
   expect_golden("csv", render_csv(rep));
   rep = count_only_report();
@@ -213,29 +205,28 @@ SweepReport buffer_sweep() {
 
 TEST(RenderGolden, SweepTable) {
   SweepReport rep = buffer_sweep();
-  expect_golden("sweep_buffer_size", render_sweep_table(rep));
+  expect_golden("sweep_buffer_size", render_sweep_table(rep, {}));
   expect_golden("sweep_buffer_size_plot", sweep_plot_script(rep));
-  rep.base.color = true;
-  rep.base.columns = 80;
   rep.points[1].result.syscall_time_ci95_ns = 10000000;  // lost
   rep.points[3].result.syscall_share.reset();            // untrusted
-  expect_golden("sweep_buffer_size_80_color_notes", render_sweep_table(rep));
+  expect_golden("sweep_buffer_size_80_color_notes",
+                render_sweep_table(rep, {.color = true, .columns = 80}));
 
   rep =
       sweep("--buffer-size", "buffer_size", true, {1024, 2048, 4096}, {4000000, 2000000, 1000000});
-  expect_golden("sweep_no_knee", render_sweep_table(rep));
+  expect_golden("sweep_no_knee", render_sweep_table(rep, {}));
   rep = sweep("--lines", "lines", false, {1000, 10000, 100000}, {60000, 520000, 5100000});
-  expect_golden("sweep_lines", render_sweep_table(rep));
+  expect_golden("sweep_lines", render_sweep_table(rep, {}));
   expect_golden("sweep_lines_plot", sweep_plot_script(rep));
   rep = sweep("--line-length", "line_length", false, {0, 64, 4096}, {800000, 900000, 3000000});
   rep.points[1].result.bytes = 6500000;
   rep.points[2].result.bytes = 409600000;
-  expect_golden("sweep_line_length", render_sweep_table(rep));
+  expect_golden("sweep_line_length", render_sweep_table(rep, {}));
   expect_golden("sweep_line_length_plot", sweep_plot_script(rep));
   rep = sweep("--queue-depth", "queue_depth", false, {1, 8}, {1, 1});
   for (auto& p : rep.points) p.result = failed_row("io_uring", ResultStatus::kUnsupported, "no");
   rep.knee.reset();
-  expect_golden("sweep_all_failed", render_sweep_table(rep));
+  expect_golden("sweep_all_failed", render_sweep_table(rep, {}));
 }
 
 SyscallStats syscall(std::uint64_t calls, std::uint64_t bytes, std::int64_t ns, std::uint64_t timed,
@@ -249,8 +240,8 @@ SyscallStats syscall(std::uint64_t calls, std::uint64_t bytes, std::int64_t ns, 
   return s;
 }
 
-TraceReport trace_report() {
-  TraceReport rep;
+TraceRecord trace_report() {
+  TraceRecord rep;
   rep.command = {"./writer", "out"};
   TraceResult& t = rep.trace;
   t.available = true;
@@ -277,7 +268,7 @@ TraceReport trace_report() {
 }
 
 TEST(RenderGolden, TraceTable) {
-  TraceReport rep = trace_report();
+  TraceRecord rep = trace_report();
   expect_golden("trace_timing", render_trace_table(rep));
   rep.per_process = true;
   expect_golden("trace_per_process", render_trace_table(rep));
@@ -293,22 +284,22 @@ TEST(RenderGolden, TraceTable) {
 }
 
 TEST(RenderGolden, PlotScripts) {
-  BenchReport rep = sample_report();
-  expect_golden("plot_comparison", comparison_plot_script(rep));
+  RunRecord rep = sample_report();
+  expect_golden("plot_comparison", comparison_plot_script(rep, {}));
   rep.results[0].latency = latency(420, 2100, 95000);
   rep.results[3].latency = latency(8100, 31000, 410000);
-  expect_golden("plot_latency", latency_plot_script(rep));
+  expect_golden("plot_latency", latency_plot_script(rep, {}));
   rep.commands = {{"a b", "a"}};
   rep.results.resize(2);
-  expect_golden("plot_compare", comparison_plot_script(rep));
-  expect_golden("plot_latency_empty", latency_plot_script(BenchReport{}));
+  expect_golden("plot_compare", comparison_plot_script(rep, {}));
+  expect_golden("plot_latency_empty", latency_plot_script(RunRecord{}, {}));
 }
 
 TEST(RenderGolden, BaselineComparison) {
-  BenchReport before = sample_report();
+  RunRecord before = sample_report();
   before.results.pop_back();  // the failed row: a baseline of rows that ran
   const Baseline b = parse_baseline(render_json(before), "mem");
-  BenchReport after = before;
+  RunRecord after = before;
   after.params.buffer_size = 1024;
   after.results[3].write_calls = 1064;
   after.results[3].time_ns = summarize({990000, 1000000, 1010000});

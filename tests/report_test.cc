@@ -1,7 +1,12 @@
 // Expectations, baselines and reporters on plain result values: the parts with no process
 // behind them. Their end-to-end behaviour is in cli tests that run iobench.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -9,7 +14,9 @@
 #include "base/error.h"
 #include "check/baseline.h"
 #include "check/expect.h"
+#include "report/baseline_table.h"
 #include "report/bench_columns.h"
+#include "report/progress.h"
 #include "report/reporter.h"
 
 namespace iobench {
@@ -32,8 +39,8 @@ StrategyResult row(const std::string& name, std::uint64_t calls, std::int64_t me
   return r;
 }
 
-BenchReport report(std::vector<StrategyResult> rows) {
-  BenchReport rep;
+RunRecord report(std::vector<StrategyResult> rows) {
+  RunRecord rep;
   rep.version = "test";
   rep.build_type = "Release";
   rep.lines = 100000;
@@ -114,15 +121,15 @@ TEST(Expect, PassesAndFailsExactlyAtTheBoundary) {
 }
 
 TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
-  BenchReport before = report({row("buffered", 17, 2000000)});
+  RunRecord before = report({row("buffered", 17, 2000000)});
   Baseline b = parse_baseline(render_json(before), "mem");
   EXPECT_FALSE(compare_with_baseline(b, before, std::nullopt, 0.25).regressed());
 
   // Timing noise within the tolerance is fine.
-  BenchReport noisy = report({row("buffered", 17, 2400000)});
+  RunRecord noisy = report({row("buffered", 17, 2400000)});
   EXPECT_FALSE(compare_with_baseline(b, noisy, std::nullopt, 0.25).regressed());
   // A count regression (buffer 64 KiB -> 1 KiB) is caught and named, with the config change.
-  BenchReport worse = report({row("buffered", 1064, 2100000)});
+  RunRecord worse = report({row("buffered", 1064, 2100000)});
   worse.params.buffer_size = 1024;
   BaselineComparison cmp = compare_with_baseline(b, worse, std::nullopt, 0.25);
   EXPECT_TRUE(cmp.regressed());
@@ -140,7 +147,7 @@ TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
 
 TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
   Baseline b = parse_baseline(render_json(report({row("buffered", 17, 2000000)})), "mem");
-  BenchReport other_n = report({row("buffered", 17, 2000000)});
+  RunRecord other_n = report({row("buffered", 17, 2000000)});
   other_n.lines = 1000;
   EXPECT_THROW(compare_with_baseline(b, other_n, std::nullopt, 0.25), Error);
   EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), std::nullopt, 0.25),
@@ -151,7 +158,7 @@ TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
 }
 
 TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   rep.results[1].error = "a, \"quoted\" error";
   std::istringstream in(render_csv(rep));
   std::string header, line;
@@ -175,7 +182,7 @@ TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
 
 // With --dir A,B the rows of both runs are in one file: each says where it wrote.
 TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("buffered", 17, 3000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("buffered", 17, 3000000)});
   rep.results[0].dir = "/tmp", rep.results[0].filesystem = "ext4";
   rep.results[1].dir = "/mnt/a,b", rep.results[1].filesystem = "tmpfs";
   const std::string csv = render_csv(rep);
@@ -187,7 +194,7 @@ TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
 }
 
 TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   std::string md = render_markdown(rep);
   std::istringstream in(md);
   std::string line;
@@ -230,7 +237,7 @@ std::vector<std::map<std::string, std::string>> csv_rows(const std::string& csv)
 // A figure that was not measured is an empty cell, as JSON's null, never 0: --count-only
 // takes no times (the tally's are 0), --no-trace no counts.
 TEST(Reporters, CsvLeavesAnUnmeasuredFigureEmpty) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   auto rows = csv_rows(render_csv(rep));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]["syscall_time_ns"], "1000000");
@@ -252,7 +259,7 @@ TEST(Reporters, CsvLeavesAnUnmeasuredFigureEmpty) {
 // Markdown and CSV draw the table's columns: every column but a bar (or a glyph) is a
 // Markdown header, in the table's order, and every plain value a CSV key.
 TEST(Reporters, MarkdownAndCsvCarryTheTablesColumns) {
-  BenchReport rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
+  RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   rep.latency = true;
   const std::vector<ResultRow> rows = bench_rows(rep, true);
   const std::string table = render_table(rep), md = render_markdown(rep), csv = render_csv(rep);
@@ -297,6 +304,37 @@ TEST(Reporters, UnitsForPeople) {
   EXPECT_EQ(format_duration(950), "950 ns");
   EXPECT_EQ(format_duration(2.04e6), "2.04 ms");
   EXPECT_EQ(format_bytes(65536), "64.0 KiB");
+}
+
+/// What `write` puts on stderr, read back from a file in place of fd 2.
+template <typename Write>
+std::string stderr_of(Write write) {
+  char path[] = "/tmp/iobench-notice-XXXXXX";
+  const int fd = ::mkstemp(path);
+  const int saved = ::dup(STDERR_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  write();
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  ::close(fd);
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ::unlink(path);
+  return text;
+}
+
+// The runner's notices carry names as the bytes they are (a compare -n name, a --dir path);
+// on stderr each is one escaped line, a warning or the kept file.
+TEST(Notices, EachIsOneEscapedLineOnStderr) {
+  const std::string err = stderr_of([] {
+    Progress progress(false);  // stderr is no terminal: no progress line to step around
+    const NoticeSink sink = progress.notices();
+    sink({RunNotice::Kind::kWarning, "timings of a\nb\x1b[2J vary"});
+    sink({RunNotice::Kind::kKept, "/tmp/out\tfile"});
+  });
+  EXPECT_EQ(err,
+            "iobench: warning: timings of a\\nb\\x1b[2J vary\n"
+            "kept: /tmp/out\\tfile\n");
 }
 
 }  // namespace

@@ -120,6 +120,14 @@ TEST(CompareOnTheRunnersPath, ACommandWithAnOutlierRunIsCalledNoisy) {
   EXPECT_NE(r.err.find("iobench: warning: timings of bumpy vary"), std::string::npos) << r.err;
 }
 
+// The record says how many runs --runs auto plans even when no row got one: the heading
+// is assembled by the command (commands/report_setup.cc), not looked up by the reporter.
+TEST(CompareOnTheRunnersPath, RunsAutoWithNoSampleStillSaysTheFewestRuns) {
+  const ProcessOutput r = iobench({"compare", "--runs", "auto", "--no-trace", "false"});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.out.find("· 5 or more runs + 1 warm-up per command"), std::string::npos) << r.out;
+}
+
 // ---- a SIGKILLed iobench (PR_SET_PDEATHSIG) ----
 
 /// The first child of `pid`'s main thread (the one that forks runs), or 0.

@@ -34,8 +34,8 @@ inline StrategyResult sample_row(const std::string& name, std::uint64_t calls,
   return r;
 }
 
-inline BenchReport sample_report() {
-  BenchReport rep;
+inline RunRecord sample_report() {
+  RunRecord rep;
   rep.host = {"6.18.44-test", "Test CPU @ 2.00GHz", 2, "g++ 12"};
   rep.build_type = "Release";
   rep.version = "0.1.0";

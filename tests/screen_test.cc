@@ -123,21 +123,19 @@ std::vector<std::string> split_lines(const std::string& text) {
 TEST(TableLayout, PipedTableIsByteIdentical) {
   const std::string golden = iobench::testing::slurp(GOLDEN_DIR "/table_piped.txt");
   ASSERT_FALSE(golden.empty());
-  EXPECT_EQ(iobench::render_table(iobench::testing::sample_report()), golden);
+  EXPECT_EQ(iobench::render_table(iobench::testing::sample_report(), {}), golden);
 }
 
 TEST(TableLayout, WideTerminalKeepsThePipedLayout) {
   auto rep = iobench::testing::sample_report();
-  const std::string piped = iobench::render_table(rep);
-  rep.columns = 200;
-  EXPECT_EQ(iobench::render_table(rep), piped);
+  const std::string piped = iobench::render_table(rep, {});
+  EXPECT_EQ(iobench::render_table(rep, {.columns = 200}), piped);
 }
 
 TEST(TableLayout, EveryWidthFromSixtyFitsWithOneLinePerRow) {
   auto rep = iobench::testing::sample_report();
   for (std::size_t cols = 60; cols <= 130; ++cols) {
-    rep.columns = cols;
-    const auto lines = split_lines(iobench::render_table(rep));
+    const auto lines = split_lines(iobench::render_table(rep, {.columns = cols}));
     for (const auto& line : lines) EXPECT_LE(iobench::display_width(line), cols) << line;
     for (const auto& r : rep.results) {
       const auto rows = std::count_if(lines.begin(), lines.end(), [&](const auto& l) {
@@ -150,8 +148,7 @@ TEST(TableLayout, EveryWidthFromSixtyFitsWithOneLinePerRow) {
 
 TEST(TableLayout, MinimalTableKeepsNameCallsMedianAndVs) {
   auto rep = iobench::testing::sample_report();
-  rep.columns = 60;
-  const std::string table = iobench::render_table(rep);
+  const std::string table = iobench::render_table(rep, {.columns = 60});
   EXPECT_NE(table.find("unbuffered-pieces  300,000  162.13 ms  3.14× slower"), std::string::npos)
       << table;
 }
@@ -161,14 +158,14 @@ TEST(TableLayout, MinimalTableKeepsNameCallsMedianAndVs) {
 TEST(TableLayout, AnImpossibleSyscallShareIsADashNotANumber) {
   auto rep = iobench::testing::sample_report();
   rep.results[0].syscall_time_ns = 170000000;  // 3.3x unbuffered's 51.59 ms median
-  const std::string table = iobench::render_table(rep);
+  const std::string table = iobench::render_table(rep, {});
   EXPECT_EQ(table.find("329%"), std::string::npos) << table;
   EXPECT_NE(table.find("unbuffered         100,000 ███████▎      11 B   51.59 ms ±8% ██▌           "
                        "   1.00×         —     —"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("syscall time —: the tracer's own cost per call varied"), std::string::npos);
-  EXPECT_NE(iobench::render_table(iobench::testing::sample_report()).find(" 100% "),
+  EXPECT_NE(iobench::render_table(iobench::testing::sample_report(), {}).find(" 100% "),
             std::string::npos);
 }
 

@@ -49,12 +49,12 @@ TEST(SyscallShare, NeverAboveOne) {
   // Above 1 beyond its error: the correction is off; no share at all.
   r = traced_row(150'000'000, 10'000'000, 900'000'000);
   EXPECT_FALSE(r.syscall_share);
-  BenchReport rep;
+  RunRecord rep;
   rep.lines = 100000;
   rep.bytes = 1088890;
   rep.traced = true;
   rep.results = {r};
-  const std::string table = render_table(rep);
+  const std::string table = render_table(rep, {});
   EXPECT_EQ(table.find("150%"), std::string::npos) << table;
   EXPECT_NE(table.find("% of time —"), std::string::npos) << table;
   const auto doc = nlohmann::json::parse(render_json(rep));
@@ -66,24 +66,24 @@ TEST(SyscallShare, UncertainTimeIsADashNotANumber) {
   const StrategyResult r = traced_row(2'000'000, 3'000'000, 900'000'000);
   EXPECT_TRUE(syscall_time_uncertain(r));
   EXPECT_FALSE(r.syscall_share);
-  BenchReport rep;
+  RunRecord rep;
   rep.lines = 100000;
   rep.bytes = 1088890;
   rep.traced = true;
   rep.results = {r};
-  const std::string table = render_table(rep);
+  const std::string table = render_table(rep, {});
   EXPECT_EQ(table.find("2.00 ms"), std::string::npos) << table;
   EXPECT_NE(table.find("(its 95%\n  interval holds zero"), std::string::npos) << table;
 }
 
 TEST(SyscallShare, SampledTimeIsMarkedWithItsSample) {
   const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000);
-  BenchReport rep;
+  RunRecord rep;
   rep.lines = 100000;
   rep.bytes = 1088890;
   rep.traced = true;
   rep.results = {r};
-  const std::string table = render_table(rep);
+  const std::string table = render_table(rep, {});
   EXPECT_NE(table.find("≈60.00 ms"), std::string::npos) << table;
   EXPECT_NE(table.find("unbuffered 10,000 of 100,000"), std::string::npos) << table;
   const auto doc = nlohmann::json::parse(render_json(rep));
@@ -97,19 +97,18 @@ TEST(Latency, ColumnsAndOneCdfLinePerTimedRow) {
       LatencySummary{450, 600, 1'100, 20'000, 95'000, {{300, 0.0}, {450, 0.5}, {95'000, 1.0}}};
   StrategyResult untimed = traced_row(60'000'000, 5'000'000, 900'000'000);
   untimed.strategy = "format-only";
-  BenchReport rep;
+  RunRecord rep;
   rep.lines = 100000;
   rep.bytes = 1088890;
   rep.traced = true;
   rep.results = {timed, untimed};
-  EXPECT_EQ(render_table(rep).find("p99"), std::string::npos);  // only with --latency
-  rep.latency = true;
-  const std::string table = render_table(rep);
+  EXPECT_EQ(render_table(rep, {}).find("p99"), std::string::npos);  // only with --latency
+  const std::string table = render_table(rep, {.latency = true});
   EXPECT_NE(table.find("p99"), std::string::npos) << table;
   EXPECT_NE(table.find("450 ns"), std::string::npos) << table;
   EXPECT_NE(table.find("1.1 µs"), std::string::npos) << table;
   EXPECT_NE(table.find("95.0 µs"), std::string::npos) << table;
-  const std::string plot = latency_plot_script(rep);
+  const std::string plot = latency_plot_script(rep, {});
   EXPECT_NE(plot.find("title \"unbuffered\""), std::string::npos) << plot;
   EXPECT_EQ(plot.find("title \"format-only\""), std::string::npos) << plot;  // nothing timed
   EXPECT_NE(plot.find("logscale x"), std::string::npos) << plot;

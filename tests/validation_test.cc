@@ -208,7 +208,7 @@ TEST(SmallContracts, ASweepValueGivenTwiceIsRefused) {
 
 // README: a syscall time lost in the tracer's subtraction shows "—", never a false 0 ns.
 TEST(SmallContracts, TraceTableShowsALostTimeAsADash) {
-  TraceReport rep;
+  TraceRecord rep;
   rep.trace.available = true;
   rep.trace.mode = TraceMode::kTiming;
   // Every call timed (the fifth field): errors and bytes counted, not estimates.

@@ -18,7 +18,7 @@ const TracedFile* find_file(const std::vector<TracedFile>& files, std::string_vi
 }
 
 std::string json_of(const TraceResult& result) {
-  TraceReport rep;
+  TraceRecord rep;
   rep.command = {"iobench::trace"};
   rep.trace = result;
   return render_trace_json(rep);

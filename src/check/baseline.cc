@@ -9,8 +9,6 @@
 
 #include "base/error.h"
 #include "cli/knobs.h"
-#include "report/escape.h"
-#include "report/grid.h"
 #include "strategies/strategy.h"
 #include "tracer/tracer.h"
 
@@ -23,22 +21,6 @@ std::string value_text(const json& v) {
   if (v.is_null()) return "default";
   if (v.is_string()) return v.get<std::string>();
   return v.dump();
-}
-
-std::string show(std::optional<std::uint64_t> v) { return v ? format_count(*v) : "—"; }
-
-/// A time at any magnitude a file may hold: format_duration's units for the times a run
-/// can take (1 ns to 11 days), else three significant digits, never 300 of them.
-std::string show_time(double ns) {
-  if (ns >= 1 && ns < 1e15) return format_duration(ns);
-  return fmt::format("{:.3g} ns", ns);
-}
-
-/// A median's change, after / before: a percentage below 10 times, then a factor, capped at
-/// ">999×" (a median of 1e-300 ns in an edited file is a ratio of 1e305 or infinity).
-std::string show_change(double ratio) {
-  if (ratio < 10) return fmt::format("{:+.1f}%", 100 * (ratio - 1));
-  return ratio < 999.5 ? fmt::format("{:.3g}×", ratio) : ">999×";
 }
 
 }  // namespace
@@ -221,7 +203,7 @@ namespace {
 
 /// The workload's knobs that differ, in key order: shown, not refused, since comparing
 /// configurations is a main use.
-std::vector<std::string> config_changes(const Baseline& before, const BenchReport& after) {
+std::vector<std::string> config_changes(const Baseline& before, const RunRecord& after) {
   std::vector<std::string> changes;
   std::map<std::string, std::string> now;
   for (const Knob& k : all_knobs()) now[std::string(k.name)] = knob_text(k.value(after.params));
@@ -237,16 +219,14 @@ std::vector<std::string> config_changes(const Baseline& before, const BenchRepor
 BaselineDiff count_diff(const std::string& strategy, const std::string& metric,
                         std::optional<std::uint64_t> was, std::optional<std::uint64_t> is,
                         std::uint64_t slack) {
-  BaselineDiff d{strategy, metric, show(was), show(is), "", false};
-  if (was && is) {
-    // Unsigned both ways: no count is too large to subtract exactly.
-    const std::uint64_t distance = *is > *was ? *is - *was : *was - *is;
-    d.change = distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
-    d.regression = distance > slack;
-  } else {
-    d.change = "not measured on one side";
-  }
-  return d;
+  // Unsigned both ways: no count is too large to subtract exactly.
+  const std::uint64_t distance = !was || !is ? 0 : *is > *was ? *is - *was : *was - *is;
+  return {.strategy = strategy,
+          .metric = metric,
+          .kind = BaselineDiff::Kind::kCount,
+          .count_before = was,
+          .count_after = is,
+          .regression = distance > slack};
 }
 
 /// One row's differences: its status, write_calls, every syscall whose count changed, and
@@ -254,8 +234,13 @@ BaselineDiff count_diff(const std::string& strategy, const std::string& metric,
 void row_diffs(const BaselineRow& b, const StrategyResult& r, std::uint64_t slack,
                double time_tolerance, std::vector<BaselineDiff>& diffs) {
   if (b.status != to_string(r.status)) {
-    diffs.push_back({r.strategy, "status", b.status, to_string(r.status), "changed",
-                     r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
+    diffs.push_back(
+        {.strategy = r.strategy,
+         .metric = "status",
+         .kind = BaselineDiff::Kind::kStatus,
+         .status_before = b.status,
+         .status_after = to_string(r.status),
+         .regression = r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
   }
   if (b.write_calls || r.write_calls)
     diffs.push_back(count_diff(r.strategy, "write_calls", b.write_calls, r.write_calls, slack));
@@ -271,17 +256,21 @@ void row_diffs(const BaselineRow& b, const StrategyResult& r, std::uint64_t slac
     }
   }
   if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
-    double was = *b.time_median_ns, is = r.time_ns.median;
+    const double was = *b.time_median_ns, is = r.time_ns.median;
     // was > 0 (parse_baseline refuses anything else), but may be tiny: the ratio may be inf.
     const double ratio = is / was;
-    diffs.push_back({r.strategy, "time (median)", show_time(was), show_time(is), show_change(ratio),
-                     ratio - 1 > time_tolerance});
+    diffs.push_back({.strategy = r.strategy,
+                     .metric = "time (median)",
+                     .kind = BaselineDiff::Kind::kTime,
+                     .time_before_ns = was,
+                     .time_after_ns = is,
+                     .regression = ratio - 1 > time_tolerance});
   }
 }
 
 }  // namespace
 
-BaselineComparison compare_with_baseline(const Baseline& before, const BenchReport& after,
+BaselineComparison compare_with_baseline(const Baseline& before, const RunRecord& after,
                                          std::optional<std::uint64_t> count_tolerance,
                                          double time_tolerance) {
   std::vector<std::string> ran;
@@ -295,39 +284,6 @@ BaselineComparison compare_with_baseline(const Baseline& before, const BenchRepo
     row_diffs(before.rows.at(r.strategy), r, count_tolerance.value_or(0), time_tolerance,
               cmp.diffs);
   return cmp;
-}
-
-std::string render_comparison(const BaselineComparison& cmp) {
-  std::string out = "\nbaseline comparison";
-  if (!cmp.config_changes.empty()) {
-    out += " (configuration changed: ";
-    for (std::size_t i = 0; i < cmp.config_changes.size(); ++i)
-      out += (i ? ", " : "") + cmp.config_changes[i];
-    out += ")";
-  }
-  out += "\n";
-  std::size_t w0 = 8, w1 = 6, w2 = 6, w3 = 5;
-  // A name may come from the baseline file or a compare -n: shown as the tables show it.
-  auto metric = [](const BaselineDiff& d) { return escape_text(d.strategy + "." + d.metric); };
-  for (const auto& d : cmp.diffs) {
-    w0 = std::max(w0, display_width(metric(d)));
-    w1 = std::max(w1, display_width(d.before));
-    w2 = std::max(w2, display_width(d.after));
-    w3 = std::max(w3, display_width(d.change));
-  }
-  auto pad = [&](const std::string& s, std::size_t w, bool right) {
-    std::string p(w - std::min(w, display_width(s)), ' ');
-    return right ? p + s : s + p;
-  };
-  out += pad("metric", w0, false) + "  " + pad("before", w1, true) + "  " + pad("after", w2, true) +
-         "  " + pad("change", w3, true) + "\n";
-  for (const auto& d : cmp.diffs) {
-    out += pad(metric(d), w0, false) + "  " + pad(d.before, w1, true) + "  " +
-           pad(d.after, w2, true) + "  " + pad(d.change, w3, true);
-    if (d.regression) out += "  REGRESSION";
-    out += "\n";
-  }
-  return out;
 }
 
 }  // namespace iobench

@@ -1,5 +1,6 @@
-// Baselines: a saved `iobench/1` JSON document, compared with a new run. Counts are exact
-// (or within --count-tolerance); medians may be slower by at most --time-tolerance.
+// Baselines: a saved `iobench/1` JSON document, compared with a new run's record. Counts are
+// exact (or within --count-tolerance); medians may be slower by at most --time-tolerance.
+// The comparison is plain values; report/baseline_table.h shows it.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "report/reporter.h"
+#include "model/options.h"
+#include "model/run_record.h"
 
 namespace iobench {
 
@@ -44,9 +46,14 @@ Baseline load_baseline(const std::string& path);
 /// or a strategy twice.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
 
+/// One compared value of one row ("buffered" "write_calls"), before and after.
 struct BaselineDiff {
+  enum class Kind { kStatus, kCount, kTime };
   std::string strategy, metric;
-  std::string before, after, change;
+  Kind kind = Kind::kCount;
+  std::string status_before, status_after;                 // kStatus: "ok", "failed", ...
+  std::optional<std::uint64_t> count_before, count_after;  // kCount: nullopt, not measured
+  double time_before_ns = 0, time_after_ns = 0;            // kTime: the medians
   bool regression = false;
 };
 
@@ -63,10 +70,8 @@ void check_comparable(const Baseline& before, std::uint64_t lines,
 void check_comparable(const Baseline& before, const BenchOptions& run);
 
 /// Throws Error (exit 2) when the two are not comparable (check_comparable).
-BaselineComparison compare_with_baseline(const Baseline& before, const BenchReport& after,
+BaselineComparison compare_with_baseline(const Baseline& before, const RunRecord& after,
                                          std::optional<std::uint64_t> count_tolerance,
                                          double time_tolerance);
-
-std::string render_comparison(const BaselineComparison& cmp);
 
 }  // namespace iobench

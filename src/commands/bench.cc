@@ -10,14 +10,16 @@
 
 #include "base/error.h"
 #include "check/baseline.h"
+#include "commands/report_setup.h"
+#include "report/baseline_table.h"
 #include "report/dirs.h"
 #include "report/escape.h"
 #include "report/junit.h"
+#include "report/live_table.h"
 #include "report/presentation.h"
+#include "report/progress.h"
 #include "report/reporter.h"
 #include "report/verdicts.h"
-#include "run/live_table.h"
-#include "run/progress.h"
 #include "run/runner.h"
 
 namespace iobench {
@@ -26,7 +28,7 @@ namespace {
 
 /// The comparison with the baseline: on stdout under a table (else stderr, away from the
 /// data), each regression on stderr, its JUnit cases added. Returns false on a regression.
-bool report_baseline(const Baseline& baseline, const BenchOptions& o, const BenchReport& rep,
+bool report_baseline(const Baseline& baseline, const BenchOptions& o, const RunRecord& rep,
                      std::vector<JUnitCase>& junit) {
   const BaselineComparison cmp =
       compare_with_baseline(baseline, rep, o.count_tolerance, o.time_tolerance);
@@ -38,8 +40,7 @@ bool report_baseline(const Baseline& baseline, const BenchOptions& o, const Benc
   for (const auto& d : cmp.diffs)
     if (d.regression)
       fmt::print(stderr, "iobench: regression: {}\n",  // the names come from the baseline file
-                 escape_text(fmt::format("{}.{}: {} → {} ({})", d.strategy, d.metric, d.before,
-                                         d.after, d.change)));
+                 escape_text(baseline_diff_line(d)));
   const std::vector<JUnitCase> compared = junit_cases(cmp);
   junit.insert(junit.end(), compared.begin(), compared.end());
   return !cmp.regressed();
@@ -55,7 +56,8 @@ int run_bench(const BenchOptions& o) {
     check_comparable(*baseline, o);
   }
 
-  BenchReport rep = bench_report_header(o);
+  RunRecord rep = bench_record(o);
+  const Presentation pres = bench_presentation(o);
   if (std::string(IOBENCH_BUILD_TYPE) != "Release" &&
       std::string(IOBENCH_BUILD_TYPE) != "RelWithDebInfo")
     fmt::print(stderr,
@@ -67,13 +69,14 @@ int run_bench(const BenchOptions& o) {
     const BenchOptions one = options_for_dir(o, dir);  // --dir A,B: A's rows, then B's
     Runner runner(one.run, one.strategies, one.params, one.dir);
     runner.set_observer(progress.observer());
+    runner.set_notice_sink(progress.notices());
     runner.run([&](const StrategyResult& r) {
       rep.results.push_back(r);
       rep.pinned = runner.tracer_pinned();
       rep.tracer_overhead_ns = runner.tracer_overhead_ns();
       // After each strategy: a later failure loses nothing.
       write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kAfterResult);
-      live.update(rep);
+      live.update(rep, pres);
     });
   }
   live.clear();
@@ -81,8 +84,8 @@ int run_bench(const BenchOptions& o) {
   if (!o.save_baseline.empty())
     write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();
-  write_stdout(render_by_dir(o.format, rep));
-  write_comparison_plot(o, rep);
+  write_stdout(render_by_dir(o.format, rep, pres));
+  write_comparison_plot(o.plot, rep, pres);
 
   int status = kExitOk;
   for (const auto& r : rep.results)

@@ -7,12 +7,13 @@
 #include <string>
 
 #include "base/error.h"
+#include "commands/report_setup.h"
 #include "report/dirs.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
 #include "report/presentation.h"
+#include "report/progress.h"
 #include "report/sweep_report.h"
-#include "run/progress.h"
 #include "run/runner.h"
 
 namespace iobench {
@@ -28,8 +29,8 @@ SweepReport sweep_in(const SweepOptions& s, const std::string& dir) {
   rep.flag = s.flag;
   rep.parameter = s.parameter;
   rep.sizes = s.sizes;
-  BenchReport& b = rep.base;
-  b = bench_report_header(first);
+  RunRecord& b = rep.base;
+  b = bench_record(first);
 
   {
     Progress progress;
@@ -44,6 +45,7 @@ SweepReport sweep_in(const SweepOptions& s, const std::string& dir) {
         named.name = label;
         progress.on_run(named);
       });
+      runner.set_notice_sink(progress.notices());
       rep.points.push_back({s.values[i], runner.run_one(strategy)});
       b.pinned = runner.tracer_pinned();
       b.tracer_overhead_ns = runner.tracer_overhead_ns();
@@ -63,6 +65,7 @@ int run_sweep(const SweepOptions& s) {
        first.dirs.empty() ? std::vector<std::string>{first.dir} : first.dirs)
     reps.push_back(sweep_in(s, dir));
 
+  const Presentation pres = bench_presentation(first);
   std::string out;
   if (first.format == OutputFormat::kJson) {
     out = render_sweep_json(reps);
@@ -71,7 +74,7 @@ int run_sweep(const SweepOptions& s) {
       if (reps.size() > 1)  // --dir A,B: a block per directory, as a run's table has
         out += fmt::format("{}━━ {} ━━\n", out.empty() ? "" : "\n",
                            dir_title(rep.base.filesystem, rep.base.dir));
-      out += render_sweep_table(rep);
+      out += render_sweep_table(rep, pres);
     }
   }
   write_stdout(out);

@@ -49,7 +49,7 @@ std::string exec_failure(const std::string& name, const std::string& program, in
 }
 
 /// Runs the command under the chosen backend. Returns exec's errno, or 0 when it ran.
-int trace_command(const TraceCommandOptions& o, const std::string& program, TraceReport& rep) {
+int trace_command(const TraceCommandOptions& o, const std::string& program, TraceRecord& rep) {
   std::vector<char*> args;
   for (const auto& a : o.command) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -76,7 +76,7 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
 int run_trace(const TraceCommandOptions& o) {
   restore_default_signals();
   const std::string program = resolve_command("trace", o.command.front());
-  TraceReport rep;
+  TraceRecord rep;
   rep.command = o.command;
   rep.per_process = o.per_process;
   const int exec_errno = trace_command(o, program, rep);

@@ -8,11 +8,11 @@
 
 namespace iobench {
 
-std::vector<ResultRow> bench_rows(const BenchReport& rep, bool sorted) {
+std::vector<ResultRow> bench_rows(const RunRecord& rep, const Presentation& pres, bool sorted) {
   const StrategyResult* reference = compare_rows(rep).reference;
   std::vector<const StrategyResult*> results;
   if (sorted) {
-    results = sorted_rows(rep);
+    results = sorted_rows(rep, pres.sort);
   } else {
     for (const auto& r : rep.results) results.push_back(&r);
   }
@@ -32,7 +32,7 @@ std::vector<ResultRow> bench_rows(const BenchReport& rep, bool sorted) {
   return rows;
 }
 
-std::vector<Column<ResultRow>> bench_columns(const BenchReport& rep,
+std::vector<Column<ResultRow>> bench_columns(const RunRecord& rep, const Presentation& pres,
                                              const std::vector<ResultRow>& rows) {
   const StrategyResult* reference = compare_rows(rep).reference;
   auto speedup = [reference](const ResultRow& row) -> std::string {
@@ -51,7 +51,7 @@ std::vector<Column<ResultRow>> bench_columns(const BenchReport& rep,
       rows, {.title = rep.commands.empty() ? "strategy" : "command", .right = false},
       {.title = reference ? reference->strategy : "relative", .over = reference ? "vs" : ""},
       std::move(relative_fields));
-  if (rep.latency)
+  if (pres.latency)
     for (auto& c : latency_columns()) cols.push_back(std::move(c));
   return cols;
 }

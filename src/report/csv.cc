@@ -42,7 +42,7 @@ std::string quote(const std::string& raw) {
 
 /// What a row says beyond the table's columns (the table shows it in its heading or not at
 /// all): the work, whether the bytes were checked, where it ran.
-std::vector<Field<ResultRow>> row_facts(const BenchReport& rep) {
+std::vector<Field<ResultRow>> row_facts(const RunRecord& rep) {
   auto of = [](std::string key, std::function<std::string(const StrategyResult&)> value) {
     return Field<ResultRow>{
         .key = std::move(key),
@@ -56,9 +56,10 @@ std::vector<Field<ResultRow>> row_facts(const BenchReport& rep) {
 }
 
 /// Every field of the columns and the row facts, kLeading's first.
-std::vector<Field<ResultRow>> fields(const BenchReport& rep, const std::vector<ResultRow>& rows) {
+std::vector<Field<ResultRow>> fields(const RunRecord& rep, const Presentation& pres,
+                                     const std::vector<ResultRow>& rows) {
   std::vector<Field<ResultRow>> all = row_facts(rep);
-  for (auto& col : bench_columns(rep, rows))
+  for (auto& col : bench_columns(rep, pres, rows))
     for (auto& f : col.fields) all.push_back(std::move(f));
   auto rank = [](const Field<ResultRow>& f) {
     return std::find(std::begin(kLeading), std::end(kLeading), f.key) - std::begin(kLeading);
@@ -79,11 +80,11 @@ std::string line(const std::vector<Field<ResultRow>>& fields, const ResultRow* r
 
 }  // namespace
 
-std::string render_csv(const BenchReport& rep) {
+std::string render_csv(const RunRecord& rep, const Presentation& pres) {
   // Each directory's rows compare with that directory's reference, as its table does; the
   // rows stay in the order they ran.
   struct Block {
-    BenchReport rep;
+    RunRecord rep;
     std::vector<ResultRow> rows;
     std::vector<Field<ResultRow>> fields;
     std::size_t next = 0;
@@ -92,10 +93,10 @@ std::string render_csv(const BenchReport& rep) {
   for (const std::string& dir : result_dirs(rep.results)) {
     Block& b = blocks[dir];
     b.rep = dir_block(rep, dir);
-    b.rows = bench_rows(b.rep, false);
-    b.fields = fields(b.rep, b.rows);
+    b.rows = bench_rows(b.rep, pres, false);
+    b.fields = fields(b.rep, pres, b.rows);
   }
-  std::string out = line(fields(rep, {}), nullptr);
+  std::string out = line(fields(rep, pres, {}), nullptr);
   for (const auto& r : rep.results) {
     Block& b = blocks.at(r.dir);
     out += line(b.fields, &b.rows.at(b.next++));

@@ -26,13 +26,6 @@ std::vector<std::string> parse_dirs(const std::string& text) {
   return dirs;
 }
 
-BenchOptions options_for_dir(const BenchOptions& o, const std::string& dir) {
-  BenchOptions one = o;
-  one.dir = dir;
-  one.dirs = {dir};
-  return one;
-}
-
 std::vector<std::string> result_dirs(const std::vector<StrategyResult>& results) {
   std::vector<std::string> dirs;
   for (const auto& r : results)
@@ -40,8 +33,8 @@ std::vector<std::string> result_dirs(const std::vector<StrategyResult>& results)
   return dirs;
 }
 
-BenchReport dir_block(const BenchReport& rep, const std::string& dir) {
-  BenchReport block = rep;
+RunRecord dir_block(const RunRecord& rep, const std::string& dir) {
+  RunRecord block = rep;
   block.results.clear();
   for (const auto& r : rep.results)
     if (r.dir == dir) block.results.push_back(r);
@@ -54,18 +47,18 @@ std::string dir_title(const std::string& filesystem, const std::string& dir) {
   return escape_text(fmt::format("{} · {}", filesystem, dir));  // a heading on the terminal
 }
 
-std::string render_by_dir(OutputFormat format, const BenchReport& rep) {
+std::string render_by_dir(OutputFormat format, const RunRecord& rep, const Presentation& pres) {
   const std::vector<std::string> dirs = result_dirs(rep.results);
   const bool blocks = format == OutputFormat::kTable || format == OutputFormat::kMarkdown;
-  if (dirs.size() <= 1 || !blocks) return render(format, rep);
+  if (dirs.size() <= 1 || !blocks) return render(format, rep, pres);
   std::string out;
   for (const std::string& dir : dirs) {
-    const BenchReport block = dir_block(rep, dir);
+    const RunRecord block = dir_block(rep, dir);
     const std::string title = dir_title(block.filesystem, dir);
     if (!out.empty()) out += "\n";
     out += format == OutputFormat::kMarkdown ? "### " + title + "\n\n"
                                              : fmt::format("━━ {} ━━\n", title);
-    out += render(format, block);
+    out += render(format, block, pres);
   }
   return out;
 }

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
 #include "report/reporter.h"
 
 namespace iobench {
@@ -15,20 +14,17 @@ namespace iobench {
 /// directory given twice. Does not look at the directories (cli.cc checks each).
 std::vector<std::string> parse_dirs(const std::string& text);
 
-/// The options of one directory's run: `o` with dir (and dirs) set to `dir`.
-BenchOptions options_for_dir(const BenchOptions& o, const std::string& dir);
-
 /// The directories the rows ran in, in order of first appearance ("" for rows with none).
 std::vector<std::string> result_dirs(const std::vector<StrategyResult>& results);
 
 /// `rep` with only the rows of `dir`, and dir and filesystem naming it.
-BenchReport dir_block(const BenchReport& rep, const std::string& dir);
+RunRecord dir_block(const RunRecord& rep, const std::string& dir);
 
 /// "tmpfs · /dev/shm": the title of a directory's block, escaped as a table cell is.
 std::string dir_title(const std::string& filesystem, const std::string& dir);
 
-/// render(format, rep), but one block per directory for the table and Markdown when the rows
+/// render(format, rep, pres), but one block per directory for the table and Markdown when the rows
 /// ran in more than one. JSON and CSV stay one document: each row says where it ran.
-std::string render_by_dir(OutputFormat format, const BenchReport& rep);
+std::string render_by_dir(OutputFormat format, const RunRecord& rep, const Presentation& pres);
 
 }  // namespace iobench

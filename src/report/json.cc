@@ -221,7 +221,7 @@ json knob_json(const KnobValue& v) {
       v);
 }
 
-json config_json(const BenchReport& rep) {
+json config_json(const RunRecord& rep) {
   const TraceMeasures m = measures(traits_named(rep.tracer_backend), rep.trace_mode);
   json config = {
       {"lines", rep.lines},
@@ -244,7 +244,7 @@ json config_json(const BenchReport& rep) {
   return config;
 }
 
-std::string render_json(const BenchReport& rep) {
+std::string render_json(const RunRecord& rep) {
   json results = json::array();
   for (const auto& r : rep.results) results.push_back(result_json(r));
   json doc = {
@@ -268,7 +268,7 @@ std::string render_json(const BenchReport& rep) {
   return dump_json(std::move(doc));
 }
 
-std::string render_trace_json(const TraceReport& rep) {
+std::string render_trace_json(const TraceRecord& rep) {
   const TraceResult& t = rep.trace;
   const TraceMeasures m = measures(t);
   const std::optional<std::int64_t> cost = subtracted_cost_ns(t);

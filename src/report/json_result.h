@@ -15,7 +15,7 @@ nlohmann::json result_json(const StrategyResult& r);
 
 /// The `config` object of a document: the run's size, knobs and tracer. One function, so
 /// `iobench/1` and `iobench-sweep/1` (which nulls its swept knob) carry the same keys.
-nlohmann::json config_json(const BenchReport& rep);
+nlohmann::json config_json(const RunRecord& rep);
 /// config.runs: the number --runs gave, or "auto" (each row's samples say how many it got).
 nlohmann::json runs_json(std::optional<int> runs);
 

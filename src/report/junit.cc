@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/baseline_table.h"
 #include "report/escape.h"
 
 namespace iobench {
@@ -66,12 +67,13 @@ std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcom
 std::vector<JUnitCase> junit_cases(const BaselineComparison& comparison) {
   std::vector<JUnitCase> out;
   for (const auto& d : comparison.diffs) {
-    JUnitCase c{
-        "iobench.baseline", d.strategy + "." + d.metric, d.regression, "",
-        fmt::format("{}.{}: {} → {} ({})", d.strategy, d.metric, d.before, d.after, d.change)};
-    if (c.failed)
+    JUnitCase c{"iobench.baseline", d.strategy + "." + d.metric, d.regression, "",
+                baseline_diff_line(d)};
+    if (c.failed) {
+      const BaselineCells cells = baseline_cells(d);
       c.message = fmt::format("measured {}, expected {} within the tolerance: regression ({})",
-                              d.after, d.before, d.change);
+                              cells.after, cells.before, cells.change);
+    }
     out.push_back(std::move(c));
   }
   return out;

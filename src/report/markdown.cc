@@ -42,7 +42,7 @@ std::string code_span(const std::string& text) {
 }
 
 /// What was run, and how the figures were taken: `compare` runs commands, not lines.
-std::string heading(const BenchReport& rep) {
+std::string heading(const RunRecord& rep) {
   const std::string counts =
       rep.traced ? "counts from one traced run" : "not traced (--no-trace): no counts";
   if (!rep.commands.empty())
@@ -92,9 +92,9 @@ std::string failures(const std::vector<ResultRow>& rows) {
 
 }  // namespace
 
-std::string render_markdown(const BenchReport& rep) {
-  const std::vector<ResultRow> rows = bench_rows(rep, true);
-  std::vector<Column<ResultRow>> cols = bench_columns(rep, rows);
+std::string render_markdown(const RunRecord& rep, const Presentation& pres) {
+  const std::vector<ResultRow> rows = bench_rows(rep, pres, true);
+  std::vector<Column<ResultRow>> cols = bench_columns(rep, pres, rows);
   std::erase_if(cols, [](const auto& c) { return c.head.terminal_only; });
   std::string out = heading(rep) + header_rows(cols);
   for (const ResultRow& row : rows) out += row_line(cols, row);

@@ -65,13 +65,13 @@ double tic_step(double range) {
 
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : "NaN"; }
 
-std::string machine(const BenchReport& rep) {
+std::string machine(const RunRecord& rep) {
   return fmt::format("{} · {} CPUs · Linux {}", rep.host.cpu, rep.host.cpus, rep.host.kernel);
 }
 
-std::string runs_text(const BenchReport& rep) { return "median of " + run_count_text(rep, "run"); }
+std::string runs_text(const RunRecord& rep) { return "median of " + run_count_text(rep, "run"); }
 
-std::string lines_text(const BenchReport& rep) {
+std::string lines_text(const RunRecord& rep) {
   return fmt::format("{} lines ({}) on {}", format_count(rep.lines),
                      format_bytes(static_cast<double>(rep.bytes)), rep.filesystem);
 }
@@ -135,9 +135,9 @@ struct ChartRows {
   std::vector<std::size_t> colours;
 };
 
-ChartRows chart_rows(const BenchReport& rep) {
+ChartRows chart_rows(const RunRecord& rep, SortOrder sort) {
   ChartRows c;
-  for (const StrategyResult* r : sorted_rows(rep))
+  for (const StrategyResult* r : sorted_rows(rep, sort))
     if (r->status == ResultStatus::kOk) c.rows.push_back(r);
   const std::vector<std::string> dirs = result_dirs(rep.results);
   auto dir_index = [&](const StrategyResult* r) {
@@ -190,8 +190,8 @@ std::string chart_data(const std::vector<const StrategyResult*>& rows, const Tim
 
 }  // namespace
 
-std::string comparison_plot_script(const BenchReport& rep) {
-  const ChartRows c = chart_rows(rep);
+std::string comparison_plot_script(const RunRecord& rep, const Presentation& pres) {
+  const ChartRows c = chart_rows(rep, pres.sort);
   ChartMax max;
   for (auto* r : c.rows) max.time = std::max(max.time, r->time_ns.median);
   const TimeUnit unit = time_unit(max.time);
@@ -222,9 +222,9 @@ std::string comparison_plot_script(const BenchReport& rep) {
   return s;
 }
 
-std::string latency_plot_script(const BenchReport& rep) {
+std::string latency_plot_script(const RunRecord& rep, const Presentation& pres) {
   std::vector<const StrategyResult*> rows;
-  for (const StrategyResult* r : sorted_rows(rep))
+  for (const StrategyResult* r : sorted_rows(rep, pres.sort))
     if (r->status == ResultStatus::kOk && r->latency && !r->latency->cdf.empty()) rows.push_back(r);
   std::string s = kTerminal;
   s += fmt::format("set title {} noenhanced\n",
@@ -348,7 +348,7 @@ std::string sweep_panel(const SweepReport& rep, const SweepChart& c, const char*
 }  // namespace
 
 std::string sweep_plot_script(const SweepReport& rep) {
-  const BenchReport& b = rep.base;
+  const RunRecord& b = rep.base;
   const SweepChart c = sweep_chart(rep);
   const TimeUnit unit = time_unit(c.max_time);
   std::string s = kTerminal;

@@ -15,12 +15,12 @@
 namespace iobench {
 
 /// Three panels of horizontal bars, one bar per measured row: median time, write calls (log
-/// scale) and the share of the median time spent in those calls.
-std::string comparison_plot_script(const BenchReport& rep);
+/// scale) and the share of the median time spent in those calls; the bars in --sort order.
+std::string comparison_plot_script(const RunRecord& rep, const Presentation& pres);
 
 /// One cumulative distribution per traced row (its write calls' corrected per-call times,
 /// log x): what --plot draws with --latency.
-std::string latency_plot_script(const BenchReport& rep);
+std::string latency_plot_script(const RunRecord& rep, const Presentation& pres);
 
 /// Two log–log panels against the swept value: write calls and median time, the knee marked.
 std::string sweep_plot_script(const SweepReport& rep);

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,52 +11,8 @@
 #include "base/error.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
-#include "report/terminal.h"
-#include "run/host_info.h"
-#include "strategies/support/line_format.h"
-#include "tracer/counting_backend.h"
 
 namespace iobench {
-
-std::uint64_t io_block_size(const std::string& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || st.st_blksize <= 0) return 0;
-  return static_cast<std::uint64_t>(st.st_blksize);
-}
-
-void set_presentation(const BenchOptions& o, BenchReport& rep) {
-  rep.color = use_color(o.color, STDOUT_FILENO);
-  rep.sort = o.sort;
-  rep.latency = o.latency;
-  rep.columns = table_columns(o.columns, STDOUT_FILENO);
-  rep.block_size = io_block_size(o.dir);
-}
-
-BenchReport bench_report_header(const BenchOptions& o) {
-  BenchReport rep;
-  rep.host = host_info();
-  rep.version = IOBENCH_VERSION;
-  rep.build_type = IOBENCH_BUILD_TYPE;
-  rep.lines = o.params.lines;
-  rep.bytes = expected_bytes(o.params);
-  rep.dir = o.dir;
-  rep.filesystem = filesystem_type(o.dir);
-  if (o.dirs.size() > 1) {  // config names them all; each row and block names its own
-    std::vector<std::string> types;
-    for (const std::string& d : o.dirs) types.push_back(filesystem_type(d));
-    rep.dir = fmt::format("{}", fmt::join(o.dirs, ","));
-    rep.filesystem = fmt::format("{}", fmt::join(types, ","));
-  }
-  rep.runs = o.run.runs;
-  rep.warmup = o.run.warmup;
-  rep.interleave = o.run.interleave;
-  rep.params = o.params;
-  rep.traced = o.run.trace;
-  rep.trace_mode = o.run.tracer.mode;
-  rep.tracer_backend = o.run.tracer.backend->name;
-  set_presentation(o, rep);  // colour, row order, stdio's buffer size for the footnote
-  return rep;
-}
 
 namespace {
 
@@ -90,7 +45,7 @@ void write_stderr(const std::string& text) {
 }
 
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
-                   const BenchReport& rep, ExportPass pass) {
+                   const RunRecord& rep, ExportPass pass) {
   // After a result only files: a stream (/dev/stdout, a FIFO, a device) would get another
   // whole document per strategy, and a FIFO a new open its reader may never answer.
   auto write = [&](const std::string& path, auto render, const char* what) {
@@ -103,9 +58,11 @@ void write_exports(const std::string& json, const std::string& csv, const std::s
   write(markdown, render_markdown, "--export-markdown: ");
 }
 
-void write_comparison_plot(const BenchOptions& o, const BenchReport& rep) {
-  if (!o.plot.empty())
-    write_plot(o.plot, o.latency ? latency_plot_script(rep) : comparison_plot_script(rep));
+void write_comparison_plot(const std::string& path, const RunRecord& rep,
+                           const Presentation& pres) {
+  if (!path.empty())
+    write_plot(path,
+               pres.latency ? latency_plot_script(rep, pres) : comparison_plot_script(rep, pres));
 }
 
 }  // namespace iobench

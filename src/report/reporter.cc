@@ -6,8 +6,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "run/run_plan.h"
-
 namespace iobench {
 
 const std::vector<FormatInfo>& output_formats() {
@@ -20,7 +18,8 @@ const std::vector<FormatInfo>& output_formats() {
       {.format = OutputFormat::kJson,
        .name = "json",
        .alias = nullptr,
-       .bench = render_json,
+       // JSON is the record whole: how a table would present it is no part of it.
+       .bench = [](const RunRecord& r, const Presentation&) { return render_json(r); },
        .trace = render_trace_json},
       {.format = OutputFormat::kCsv, .name = "csv", .alias = nullptr, .bench = render_csv},
       {.format = OutputFormat::kMarkdown,
@@ -56,16 +55,16 @@ const FormatInfo& info(OutputFormat format) {
 
 }  // namespace
 
-std::string render(OutputFormat format, const BenchReport& report) {
-  return info(format).bench(report);
+std::string render(OutputFormat format, const RunRecord& record, const Presentation& presentation) {
+  return info(format).bench(record, presentation);
 }
 
-std::string render(OutputFormat format, const TraceReport& report) {
+std::string render(OutputFormat format, const TraceRecord& report) {
   const FormatInfo& f = info(format);
   return f.trace ? f.trace(report) : render_trace_table(report);
 }
 
-std::string run_count_text(const BenchReport& rep, const std::string& noun) {
+std::string run_count_text(const RunRecord& rep, const std::string& noun) {
   auto counted = [&](std::size_t n) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
   if (rep.runs) return counted(static_cast<std::size_t>(*rep.runs));
   std::size_t fewest = SIZE_MAX, most = 0;
@@ -74,7 +73,7 @@ std::string run_count_text(const BenchReport& rep, const std::string& noun) {
     fewest = std::min(fewest, r.time_ns.samples.size());
     most = std::max(most, r.time_ns.samples.size());
   }
-  if (most == 0) return fmt::format("{} or more {}s", kAutoMinRuns, noun);
+  if (most == 0) return fmt::format("{} or more {}s", rep.auto_min_runs, noun);
   if (fewest == most) return counted(most);
   return fmt::format("{}–{} {}s", fewest, most, noun);
 }

@@ -235,18 +235,19 @@ std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows, bool 
   return lines;
 }
 
-std::string render_result_grid(const BenchReport& rep, const std::string& what, const char* per,
+std::string render_result_grid(const RunRecord& rep, const Presentation& pres,
+                               const std::string& what, const char* per,
                                const std::vector<Column<ResultRow>>& cols,
                                const std::vector<ResultRow>& rows) {
-  return wrap_lines(render_heading(rep, what, per), rep.columns) +
-         render_columns(cols, rows, rep.color, rep.columns);
+  return wrap_lines(render_heading(rep, what, per), pres.columns) +
+         render_columns(cols, rows, pres.color, pres.columns);
 }
 
-std::string render_result_footer(const BenchReport& rep, const char* per,
+std::string render_result_footer(const RunRecord& rep, const Presentation& pres, const char* per,
                                  const std::vector<std::string>& failures) {
   std::string out = "\n";
-  out += reflow(render_provenance(rep, per), rep.columns);
-  for (const auto& line : failures) out += wrap_lines(line, rep.columns) + "\n";
+  out += reflow(render_provenance(rep, per), pres.columns);
+  for (const auto& line : failures) out += wrap_lines(line, pres.columns) + "\n";
   return out;
 }
 

@@ -51,13 +51,14 @@ std::vector<std::string> result_notes(const std::vector<ResultRow>& rows);
 /// "<label>: <status>: <error>" in the status' colour for each row that did not run.
 std::vector<std::string> failure_lines(const std::vector<ResultRow>& rows, bool color);
 
-/// The heading (the work `what`, the runs, the machine) and the grid, fitted to rep.columns.
-std::string render_result_grid(const BenchReport& rep, const std::string& what, const char* per,
+/// The heading (the work `what`, the runs, the machine) and the grid, fitted to pres.columns.
+std::string render_result_grid(const RunRecord& rep, const Presentation& pres,
+                               const std::string& what, const char* per,
                                const std::vector<Column<ResultRow>>& cols,
                                const std::vector<ResultRow>& rows);
 
 /// What closes every results table: where each number came from, then the failure lines.
-std::string render_result_footer(const BenchReport& rep, const char* per,
+std::string render_result_footer(const RunRecord& rep, const Presentation& pres, const char* per,
                                  const std::vector<std::string>& failures);
 
 }  // namespace iobench

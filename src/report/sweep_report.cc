@@ -135,7 +135,7 @@ std::vector<ResultRow> sweep_rows(const SweepReport& rep, const SweepPoint* firs
 
 /// What the heading says was swept: the strategy, the flag, and the workload that stayed.
 std::string sweep_what(const SweepReport& rep) {
-  const BenchReport& b = rep.base;
+  const RunRecord& b = rep.base;
   std::string what = fmt::format("sweep {} {}", rep.strategy, rep.flag);
   if (rep.parameter == "line_length")
     what += fmt::format(" · {} lines", format_count(b.lines));
@@ -147,24 +147,24 @@ std::string sweep_what(const SweepReport& rep) {
 
 }  // namespace
 
-std::string render_sweep_table(const SweepReport& rep) {
-  const BenchReport& b = rep.base;
+std::string render_sweep_table(const SweepReport& rep, const Presentation& pres) {
+  const RunRecord& b = rep.base;
   const SweepPoint* first = nullptr;
   for (const auto& p : rep.points)
     if (!first && measured(p)) first = &p;
   const std::vector<ResultRow> rows = sweep_rows(rep, first);
   const std::string value_title = name_of(rep);
   const auto cols = result_columns(rows, {value_title, true}, relative_column(rep, first));
-  std::string out = render_result_grid(b, sweep_what(rep), "value", cols, rows);
-  out += "\n" + reflow(sweep_notes(rep, value_title, rows, b.color), b.columns);
-  return out + render_result_footer(b, "value", failure_lines(rows, b.color));
+  std::string out = render_result_grid(b, pres, sweep_what(rep), "value", cols, rows);
+  out += "\n" + reflow(sweep_notes(rep, value_title, rows, pres.color), pres.columns);
+  return out + render_result_footer(b, pres, "value", failure_lines(rows, pres.color));
 }
 
 namespace {
 
 nlohmann::json sweep_json(const SweepReport& rep) {
   using nlohmann::json;
-  const BenchReport& b = rep.base;
+  const RunRecord& b = rep.base;
   json points = json::array();
   for (const auto& p : rep.points)
     points.push_back({{"value", p.value}, {"result", result_json(p.result)}});

@@ -18,7 +18,7 @@ struct SweepPoint {
 };
 
 struct SweepReport {
-  BenchReport base;  // where and how (host, lines, runs, colour); its results are unused
+  RunRecord base;  // where and how (host, lines, runs); its results are unused
   std::string strategy;
   std::string flag;                 // "--buffer-size"
   std::string parameter;            // "buffer_size": the iobench/1 config key the flag sets
@@ -37,7 +37,7 @@ std::optional<std::size_t> find_knee(const std::vector<SweepPoint>& points, doub
 /// The value as a person writes it: "4 KiB" for sizes, "1,024" for counts.
 std::string format_sweep_value(const SweepReport& rep, std::uint64_t value);
 
-std::string render_sweep_table(const SweepReport& rep);
+std::string render_sweep_table(const SweepReport& rep, const Presentation& pres);
 /// {"schema":"iobench-sweep/1", "strategy", "parameter", "points":[{"value","result"}],
 ///  "knee", plus "iobench", "host" and "config" as in iobench/1}.
 std::string render_sweep_json(const SweepReport& rep);

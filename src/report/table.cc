@@ -31,7 +31,7 @@ NoteRow note_row(const StrategyResult& r) {
 
 /// Where the cost of a strategy hides somewhere the write-call column cannot show it: each
 /// strategy writes its own note (strategies/note.h), in the order of their note_rank.
-std::vector<std::string> footnotes(const BenchReport& rep) {
+std::vector<std::string> footnotes(const RunRecord& rep) {
   std::vector<std::string> out;
   if (!rep.commands.empty()) return out;
   NoteFigures f{.bytes = rep.bytes,
@@ -59,21 +59,22 @@ std::vector<std::string> footnotes(const BenchReport& rep) {
 }
 
 /// The strategies' notes, then the result notes: each reflowed, dim.
-std::string render_notes(const BenchReport& rep, const std::vector<ResultRow>& rows) {
+std::string render_notes(const RunRecord& rep, const Presentation& pres,
+                         const std::vector<ResultRow>& rows) {
   auto notes = footnotes(rep);
   for (auto& n : result_notes(rows)) notes.push_back(std::move(n));
   std::string out;
   if (!notes.empty()) out += "\n";
-  for (const auto& n : notes) out += paint(reflow(n, rep.columns), style::kDim, rep.color) + "\n";
+  for (const auto& n : notes) out += paint(reflow(n, pres.columns), style::kDim, pres.color) + "\n";
   return out;
 }
 
 }  // namespace
 
-std::string render_table(const BenchReport& rep) {
+std::string render_table(const RunRecord& rep, const Presentation& pres) {
   const Comparison cmp = compare_rows(rep);
-  const std::vector<ResultRow> rows = bench_rows(rep, true);
-  const auto cols = bench_columns(rep, rows);
+  const std::vector<ResultRow> rows = bench_rows(rep, pres, true);
+  const auto cols = bench_columns(rep, pres, rows);
   const bool commands = !rep.commands.empty();
 
   const std::string what = commands ? fmt::format("compare · {} command{}", rep.commands.size(),
@@ -81,15 +82,15 @@ std::string render_table(const BenchReport& rep) {
                                     : fmt::format("{} lines ({})", format_count(rep.lines),
                                                   format_bytes(static_cast<double>(rep.bytes)));
   const char* per = commands ? "command" : "strategy";
-  std::string out = render_result_grid(rep, what, per, cols, rows);
-  if (rep.live) return out;  // rows so far, while the run goes on: the rest comes at the end
-  const std::string summary = render_summary(cmp, rep.color);
+  std::string out = render_result_grid(rep, pres, what, per, cols, rows);
+  if (pres.live) return out;  // rows so far, while the run goes on: the rest comes at the end
+  const std::string summary = render_summary(cmp, pres.color);
   if (!summary.empty()) {
     out += "\n";
-    out += wrap_lines(summary, rep.columns);
+    out += wrap_lines(summary, pres.columns);
   }
-  out += render_notes(rep, rows);
-  return out + render_result_footer(rep, per, failure_lines(rows, rep.color));
+  out += render_notes(rep, pres, rows);
+  return out + render_result_footer(rep, pres, per, failure_lines(rows, pres.color));
 }
 
 }  // namespace iobench

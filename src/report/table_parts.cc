@@ -23,13 +23,13 @@ double relative_sigma(const Stats& s) {
 
 }  // namespace
 
-std::vector<const StrategyResult*> sorted_rows(const BenchReport& rep) {
+std::vector<const StrategyResult*> sorted_rows(const RunRecord& rep, SortOrder sort) {
   std::vector<const StrategyResult*> rows;
   for (const auto& r : rep.results) rows.push_back(&r);
   auto calls = [](const StrategyResult* r) {
     return r->write_calls ? static_cast<double>(*r->write_calls) : HUGE_VAL;
   };
-  switch (rep.sort) {
+  switch (sort) {
     case SortOrder::kRegistry:
       break;
     case SortOrder::kName:
@@ -68,7 +68,7 @@ StrategyRole role_of(const StrategyResult& r) {
   return s ? s->role : StrategyRole::kNormal;
 }
 
-Comparison compare_rows(const BenchReport& rep) {
+Comparison compare_rows(const RunRecord& rep) {
   Comparison c;
   const bool strategies = rep.commands.empty();
   std::vector<const StrategyResult*> rows;
@@ -206,7 +206,7 @@ const char* const kShareNote =
     "% of time —: the corrected syscall time came out above the untraced median time by more\n"
     "  than its error: the correction is off on this machine, not shown.";
 
-std::string render_heading(const BenchReport& rep, const std::string& what, const char* per) {
+std::string render_heading(const RunRecord& rep, const std::string& what, const char* per) {
   std::string where = rep.dir.empty() ? ""
                                       : fmt::format("{} on {} · ", escape_text(rep.dir),
                                                     escape_text(rep.filesystem));
@@ -215,7 +215,7 @@ std::string render_heading(const BenchReport& rep, const std::string& what, cons
                      rep.host.cpu, rep.host.cpus, rep.host.kernel);
 }
 
-bool tracer_uncalibrated(const BenchReport& rep) {
+bool tracer_uncalibrated(const RunRecord& rep) {
   bool any_reason = false;
   for (const StrategyResult& r : rep.results) {
     if (!r.trace || !r.trace->available) continue;
@@ -225,7 +225,7 @@ bool tracer_uncalibrated(const BenchReport& rep) {
   return any_reason;
 }
 
-std::string render_provenance(const BenchReport& rep, const char* per) {
+std::string render_provenance(const RunRecord& rep, const char* per) {
   const bool commands = !rep.commands.empty();
   std::string out;
   out += fmt::format("time, CPU (user+sys), faults: median of {} per {}{}.\n",

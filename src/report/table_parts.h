@@ -14,7 +14,7 @@
 namespace iobench {
 
 /// The rows in the order --sort asks for; rows that did not measure go last in every order.
-std::vector<const StrategyResult*> sorted_rows(const BenchReport& rep);
+std::vector<const StrategyResult*> sorted_rows(const RunRecord& rep, SortOrder sort);
 
 /// How many times faster `faster` ran than `slower`: the ratio of the medians the table
 /// shows, with hyperfine's error propagation for a ratio, ratio·√((σa/a)² + (σb/b)²), taking
@@ -40,7 +40,7 @@ struct Comparison {
 /// format-only, which writes nothing (it is left out: it is the floor, not a contender).
 /// Without unbuffered, and for `iobench compare` (no natural baseline), hyperfine's form:
 /// the fastest against each slower one.
-Comparison compare_rows(const BenchReport& rep);
+Comparison compare_rows(const RunRecord& rep);
 
 /// The registered strategy a row ran (nullptr for a command of `iobench compare`), and its
 /// role: the reporters ask the strategy, they never name one.
@@ -80,16 +80,16 @@ std::string unavailable_note(const std::vector<const StrategyResult*>& rows);
 /// Why the row's syscall time is unknown, or "".
 const std::string& time_unavailable_reason(const StrategyResult& r);
 /// No traced row had a calibrated tracer cost, and some said why: there is no cost to name.
-bool tracer_uncalibrated(const BenchReport& rep);
+bool tracer_uncalibrated(const RunRecord& rep);
 /// Notes for tables where a share could not be trusted, or a syscall time was lost.
 extern const char* const kShareNote;
 extern const char* const kLostNote;
 
 /// Two lines naming the version, the work (`what`), the runs, the CPU and the kernel.
-std::string render_heading(const BenchReport& rep, const std::string& what, const char* per);
+std::string render_heading(const RunRecord& rep, const std::string& what, const char* per);
 
 /// Where every number came from: untraced medians, the traced run, what a write call is.
 /// `per` names a row ("strategy", "command", "value").
-std::string render_provenance(const BenchReport& rep, const char* per);
+std::string render_provenance(const RunRecord& rep, const char* per);
 
 }  // namespace iobench

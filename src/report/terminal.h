@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace iobench {
 

@@ -162,7 +162,7 @@ SyscallStats data_moved(const FileStats& file) {
   return moved;
 }
 
-std::string render_trace_table(const TraceReport& rep) {
+std::string render_trace_table(const TraceRecord& rep) {
   const TraceResult& t = rep.trace;
   if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
   // A backend times calls where it sees their returns: one flag serves both.

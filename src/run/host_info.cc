@@ -1,12 +1,12 @@
 #include "run/host_info.h"
 
+#include <fmt/format.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <fstream>
-
-#include <fmt/format.h>
 
 namespace iobench {
 
@@ -36,21 +36,41 @@ std::string filesystem_type(const std::string& path) {
   if (::statfs(path.c_str(), &fs) != 0) return "unknown";
   // The magic numbers of linux/magic.h for the filesystems a benchmark is likely to meet.
   switch (static_cast<unsigned long>(fs.f_type)) {
-    case 0xEF53: return "ext4";
-    case 0x01021994: return "tmpfs";
-    case 0x58465342: return "xfs";
-    case 0x9123683E: return "btrfs";
-    case 0x794C7630: return "overlayfs";
-    case 0x2FC12FC1: return "zfs";
-    case 0xF2F52010: return "f2fs";
-    case 0x6969: return "nfs";
-    case 0x65735546: return "fuse";
-    case 0x858458F6: return "ramfs";
-    case 0x01021997: return "9p";
-    case 0x5346544E: return "ntfs";
-    case 0x4d44: return "vfat";
-    default: return fmt::format("0x{:x}", static_cast<unsigned long>(fs.f_type));
+    case 0xEF53:
+      return "ext4";
+    case 0x01021994:
+      return "tmpfs";
+    case 0x58465342:
+      return "xfs";
+    case 0x9123683E:
+      return "btrfs";
+    case 0x794C7630:
+      return "overlayfs";
+    case 0x2FC12FC1:
+      return "zfs";
+    case 0xF2F52010:
+      return "f2fs";
+    case 0x6969:
+      return "nfs";
+    case 0x65735546:
+      return "fuse";
+    case 0x858458F6:
+      return "ramfs";
+    case 0x01021997:
+      return "9p";
+    case 0x5346544E:
+      return "ntfs";
+    case 0x4d44:
+      return "vfat";
+    default:
+      return fmt::format("0x{:x}", static_cast<unsigned long>(fs.f_type));
   }
+}
+
+std::uint64_t io_block_size(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || st.st_blksize <= 0) return 0;
+  return static_cast<std::uint64_t>(st.st_blksize);
 }
 
 }  // namespace iobench

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <random>
 
-#include "report/escape.h"
 #include "run/host_info.h"
 #include "run/noise.h"
 #include "run/run_plan.h"
@@ -32,6 +31,7 @@ struct Runner::Impl {
   bool warned_no_seccomp = false;
   bool pinned = false;
   RunObserver observer;
+  NoticeSink notices;
   int timed_runs = 0;  // timed runs so far: each sample's place in the order they ran
   std::mt19937_64 rng{std::random_device{}()};  // the interleaved order; fresh every run
 
@@ -85,6 +85,8 @@ std::int64_t Runner::tracer_overhead_ns() const {
 bool Runner::tracer_pinned() const { return impl_->pinned; }
 
 void Runner::set_observer(RunObserver observer) { impl_->observer = std::move(observer); }
+
+void Runner::set_notice_sink(NoticeSink sink) { impl_->notices = std::move(sink); }
 
 std::vector<StrategyResult> Runner::run(const ResultSink& on_result) {
   const std::vector<std::unique_ptr<Workload>> rows = impl_->strategies(impl_->all);
@@ -170,12 +172,11 @@ struct Runner::Row {
     r.run_order.push_back(order);
   }
 
-  void summarize_timed() {
+  void summarize_timed(const NoticeSink& notice) {
     samples.summarize_into(r);
     const Noise noise = assess_noise(times);
     r.noisy = noise.noisy();
-    if (r.noisy)
-      fmt::print(stderr, "iobench: warning: {}\n", escape_text(noise_warning(r.strategy, noise)));
+    if (r.noisy && notice) notice({RunNotice::Kind::kWarning, noise_warning(r.strategy, noise)});
   }
 };
 
@@ -221,26 +222,27 @@ void Runner::run_timed(std::vector<Row>& rows) {
     }
   }
   for (Row& row : rows)
-    if (!row.done) row.summarize_timed();
+    if (!row.done) row.summarize_timed(impl_->notices);
 }
 
 /// The warnings a counted run may give, each once per runner.
 void Runner::warn_once(const TraceResult& t, const StrategyResult& r) {
+  const auto warn = [&](std::string text) {
+    if (impl_->notices) impl_->notices({RunNotice::Kind::kWarning, std::move(text)});
+  };
   if (!t.available && !impl_->warned_untraceable) {
-    fmt::print(stderr, "iobench: warning: cannot trace ({}); syscall counts unavailable\n",
-               t.unavailable_reason);
+    warn(fmt::format("cannot trace ({}); syscall counts unavailable", t.unavailable_reason));
     impl_->warned_untraceable = true;
   }
   if (t.available && t.ptrace && !t.ptrace->seccomp && !impl_->warned_no_seccomp) {
-    fmt::print(stderr,
-               "iobench: warning: seccomp filter refused; tracing every syscall with "
-               "PTRACE_SYSCALL (two stops per call: slower traced runs)\n");
+    warn(
+        "seccomp filter refused; tracing every syscall with PTRACE_SYSCALL (two stops per call: "
+        "slower traced runs)");
     impl_->warned_no_seccomp = true;
   }
   if (t.ptrace)
     for (const auto& program : t.ptrace->lost_privileges)  // a command's setuid programs
-      fmt::print(stderr, "iobench: warning: {}: {}\n", escape_text(r.strategy),
-                 escape_text(lost_privileges_warning(program)));
+      warn(fmt::format("{}: {}", r.strategy, lost_privileges_warning(program)));
 }
 
 void Runner::trace_row(Row& row) {
@@ -267,12 +269,12 @@ void Runner::trace_row(Row& row) {
     set_syscall_share(r);
   }
 
-  if (o.keep && !row.work->output().empty())
-    fmt::print(
-        stderr, "kept: {}\n",
-        escape_text(row.work->output()));  // it is in --dir  // the last run's file, verified
-  else
+  if (o.keep && !row.work->output().empty()) {
+    // The last run's file, verified; it is in --dir.
+    if (impl_->notices) impl_->notices({RunNotice::Kind::kKept, row.work->output()});
+  } else {
     row.discard();
+  }
 }
 
 std::vector<StrategyResult> Runner::run_rows(const std::vector<Workload*>& workloads,

@@ -15,22 +15,12 @@
 
 #include "base/result.h"
 #include "model/options.h"
+#include "model/run_event.h"
 
 namespace iobench {
 
 class Workload;
 
-enum class RunKind { kWarmup, kTimed, kTraced };
-
-/// One child run about to start: run `run` of `total` for one row (warm-ups, timed runs
-/// and the traced run, counted together).
-struct RunEvent {
-  std::string_view name;
-  int run = 0;
-  int total = 0;
-  RunKind kind = RunKind::kTimed;
-};
-using RunObserver = std::function<void(const RunEvent&)>;
 using ResultSink = std::function<void(const StrategyResult&)>;
 
 class Runner {
@@ -55,6 +45,8 @@ class Runner {
 
   /// Told before every child run (progress display); optional.
   void set_observer(RunObserver observer);
+  /// Given each warning and the --keep line; optional (without one they are dropped).
+  void set_notice_sink(NoticeSink sink);
 
   /// The calibrated tracer cost per call (timing mode), or 0 when nothing was traced.
   std::int64_t tracer_overhead_ns() const;

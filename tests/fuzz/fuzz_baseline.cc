@@ -5,12 +5,13 @@
 
 #include "base/error.h"
 #include "check/baseline.h"
+#include "report/baseline_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   try {
     iobench::Baseline b = iobench::parse_baseline(text, "fuzz");
-    iobench::BenchReport rep;
+    iobench::RunRecord rep;
     rep.lines = b.lines;
     for (const auto& name : b.order) {
       iobench::StrategyResult r;

@@ -1,4 +1,4 @@
-#include "run/progress.h"
+#include "report/progress.h"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -65,6 +65,19 @@ void Progress::on_run(const RunEvent& e) {
 
 RunObserver Progress::observer() {
   return [this](const RunEvent& e) { on_run(e); };
+}
+
+void Progress::on_notice(const RunNotice& n) {
+  const char* prefix = n.kind == RunNotice::Kind::kKept ? "kept: " : "iobench: warning: ";
+  std::lock_guard lock(mutex_);
+  const bool shown = enabled_ && shown_ && !stop_;
+  if (shown) put("\r\x1b[K");
+  put(prefix + escape_text(n.text) + "\n");
+  if (shown) draw_locked();
+}
+
+NoticeSink Progress::notices() {
+  return [this](const RunNotice& n) { on_notice(n); };
 }
 
 void Progress::finish() {

@@ -1,4 +1,4 @@
-#include "run/live_table.h"
+#include "report/live_table.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -18,11 +18,11 @@ std::string LiveTable::erase() const {
   return lines_ == 0 ? "" : fmt::format("\x1b[{}A\r\x1b[J", lines_);
 }
 
-void LiveTable::update(const BenchReport& rep) {
+void LiveTable::update(const RunRecord& rep, const Presentation& pres) {
   if (!enabled_) return;
-  BenchReport live = rep;
+  Presentation live = pres;
   live.live = true;
-  const std::string table = render_table(live);
+  const std::string table = render_table(rep, live);
   const auto lines = static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n'));
   // A table taller than the screen scrolls out of reach of the cursor and could not be
   // erased: stop drawing live (the final table still comes).

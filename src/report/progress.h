@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "run/runner.h"
+#include "model/run_event.h"
 
 namespace iobench {
 
@@ -27,6 +27,11 @@ class Progress {
   void on_run(const RunEvent& event);
   /// A Runner observer that forwards to on_run.
   RunObserver observer();
+  /// Writes a runner's notice to stderr ("iobench: warning: …", "kept: …"), its names
+  /// escaped, with the progress line out of its way as print_above does.
+  void on_notice(const RunNotice& notice);
+  /// A Runner notice sink that forwards to on_notice.
+  NoticeSink notices();
   /// Erases the line and stops updating it (idempotent; the destructor calls it).
   void finish();
   /// Writes `text` to stdout with the progress line out of its way: erased first, redrawn

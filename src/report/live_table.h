@@ -5,8 +5,8 @@
 
 #include <cstddef>
 
+#include "report/progress.h"
 #include "report/reporter.h"
-#include "run/progress.h"
 
 namespace iobench {
 
@@ -17,7 +17,7 @@ class LiveTable {
   LiveTable(OutputFormat format, Progress& progress);
 
   /// Replaces what the last update drew with the table of `rep`'s rows so far.
-  void update(const BenchReport& rep);
+  void update(const RunRecord& rep, const Presentation& pres);
   /// Erases the live table: the final table is printed where it stood.
   void clear();
 

@@ -1,0 +1,94 @@
+#include "report/baseline_table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/escape.h"
+#include "report/grid.h"
+#include "report/reporter.h"
+
+namespace iobench {
+namespace {
+
+std::string show(std::optional<std::uint64_t> v) { return v ? format_count(*v) : "—"; }
+
+/// A time at any magnitude a file may hold: format_duration's units for the times a run
+/// can take (1 ns to 11 days), else three significant digits, never 300 of them.
+std::string show_time(double ns) {
+  if (ns >= 1 && ns < 1e15) return format_duration(ns);
+  return fmt::format("{:.3g} ns", ns);
+}
+
+/// A median's change, after / before: a percentage below 10 times, then a factor, capped at
+/// ">999×" (a median of 1e-300 ns in an edited file is a ratio of 1e305 or infinity).
+std::string show_change(double ratio) {
+  if (ratio < 10) return fmt::format("{:+.1f}%", 100 * (ratio - 1));
+  return ratio < 999.5 ? fmt::format("{:.3g}×", ratio) : ">999×";
+}
+
+/// A count's change: "=", "+N" or "-N", or that one side has none.
+std::string count_change(std::optional<std::uint64_t> was, std::optional<std::uint64_t> is) {
+  if (!was || !is) return "not measured on one side";
+  // Unsigned both ways: no count is too large to subtract exactly.
+  const std::uint64_t distance = *is > *was ? *is - *was : *was - *is;
+  return distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
+}
+
+}  // namespace
+
+BaselineCells baseline_cells(const BaselineDiff& d) {
+  switch (d.kind) {
+    case BaselineDiff::Kind::kStatus:
+      return {d.status_before, d.status_after, "changed"};
+    case BaselineDiff::Kind::kTime:
+      return {show_time(d.time_before_ns), show_time(d.time_after_ns),
+              show_change(d.time_after_ns / d.time_before_ns)};
+    case BaselineDiff::Kind::kCount:
+      break;
+  }
+  return {show(d.count_before), show(d.count_after), count_change(d.count_before, d.count_after)};
+}
+
+std::string baseline_diff_line(const BaselineDiff& d) {
+  const BaselineCells c = baseline_cells(d);
+  return fmt::format("{}.{}: {} → {} ({})", d.strategy, d.metric, c.before, c.after, c.change);
+}
+
+std::string render_comparison(const BaselineComparison& cmp) {
+  std::string out = "\nbaseline comparison";
+  if (!cmp.config_changes.empty()) {
+    out += " (configuration changed: ";
+    for (std::size_t i = 0; i < cmp.config_changes.size(); ++i)
+      out += (i ? ", " : "") + cmp.config_changes[i];
+    out += ")";
+  }
+  out += "\n";
+  std::vector<BaselineCells> cells;
+  for (const auto& d : cmp.diffs) cells.push_back(baseline_cells(d));
+  std::size_t w0 = 8, w1 = 6, w2 = 6, w3 = 5;
+  // A name may come from the baseline file or a compare -n: shown as the tables show it.
+  auto metric = [](const BaselineDiff& d) { return escape_text(d.strategy + "." + d.metric); };
+  for (std::size_t i = 0; i < cmp.diffs.size(); ++i) {
+    w0 = std::max(w0, display_width(metric(cmp.diffs[i])));
+    w1 = std::max(w1, display_width(cells[i].before));
+    w2 = std::max(w2, display_width(cells[i].after));
+    w3 = std::max(w3, display_width(cells[i].change));
+  }
+  auto pad = [&](const std::string& s, std::size_t w, bool right) {
+    std::string p(w - std::min(w, display_width(s)), ' ');
+    return right ? p + s : s + p;
+  };
+  out += pad("metric", w0, false) + "  " + pad("before", w1, true) + "  " + pad("after", w2, true) +
+         "  " + pad("change", w3, true) + "\n";
+  for (std::size_t i = 0; i < cmp.diffs.size(); ++i) {
+    const BaselineCells& c = cells[i];
+    out += pad(metric(cmp.diffs[i]), w0, false) + "  " + pad(c.before, w1, true) + "  " +
+           pad(c.after, w2, true) + "  " + pad(c.change, w3, true);
+    if (cmp.diffs[i].regression) out += "  REGRESSION";
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace iobench
