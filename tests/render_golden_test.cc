@@ -137,11 +137,12 @@ RunRecord count_only_report() {
 // Markdown and CSV of the same rows as the table's golden files: the other formats' bytes.
 TEST(RenderGolden, MarkdownAndCsv) {
   RunRecord rep = sample_report();
-  expect_golden("markdown", render_markdown(rep));
-  expect_golden("csv", render_csv(rep));
+  Presentation pres;
+  expect_golden("markdown", render_markdown(rep, pres));
+  expect_golden("csv", render_csv(rep, pres));
   rep = count_only_report();
-  expect_golden("markdown_count_only", render_markdown(rep));
-  expect_golden("csv_count_only", render_csv(rep));
+  expect_golden("markdown_count_only", render_markdown(rep, pres));
+  expect_golden("csv_count_only", render_csv(rep, pres));
   rep = sample_report();
   rep.traced = false;
   for (auto& r : rep.results) {
@@ -150,28 +151,29 @@ TEST(RenderGolden, MarkdownAndCsv) {
     r.syscall_time_ns.reset();
     r.syscall_share.reset();
   }
-  expect_golden("markdown_untraced", render_markdown(rep));
-  expect_golden("csv_untraced", render_csv(rep));
+  expect_golden("markdown_untraced", render_markdown(rep, pres));
+  expect_golden("csv_untraced", render_csv(rep, pres));
   rep = sample_report();
-  rep.latency = true;
+  pres.latency = true;
   rep.results[0].latency = latency(420, 2100, 95000);
   rep.results[3].latency = latency(8100, 31000, 410000);
-  expect_golden("markdown_latency", render_markdown(rep));
-  expect_golden("csv_latency", render_csv(rep));
+  expect_golden("markdown_latency", render_markdown(rep, pres));
+  expect_golden("csv_latency", render_csv(rep, pres));
+  pres.latency = false;
   rep = sample_report();
   rep.commands = {{"writer_a", "./writer a"}, {"writer_b", "./writer b"}, {"hang", "sleep 9"}};
   rep.results = {sample_row("writer_a", 1000, {3000000, 3100000, 2900000}, 900000, 12),
                  sample_row("writer_b", 10, {1000000, 1200000, 1100000}, 20000, 10),
                  failed_row("hang", ResultStatus::kTimeout, "killed after 1 s")};
-  expect_golden("markdown_compare", render_markdown(rep));
-  expect_golden("csv_compare", render_csv(rep));
+  expect_golden("markdown_compare", render_markdown(rep, pres));
+  expect_golden("csv_compare", render_csv(rep, pres));
   rep = sample_report();
   for (std::size_t i = 0; i < rep.results.size(); ++i) {
     rep.results[i].dir = i % 2 ? "/dev/shm" : "/tmp";
     rep.results[i].filesystem = i % 2 ? "tmpfs" : "ext4";
   }
-  expect_golden("markdown_two_dirs", render_by_dir(OutputFormat::kMarkdown, rep));
-  expect_golden("csv_two_dirs", render_by_dir(OutputFormat::kCsv, rep));
+  expect_golden("markdown_two_dirs", render_by_dir(OutputFormat::kMarkdown, rep, pres));
+  expect_golden("csv_two_dirs", render_by_dir(OutputFormat::kCsv, rep, pres));
 }
 
 SweepReport sweep(const std::string& flag, const std::string& parameter, bool sizes,

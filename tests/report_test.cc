@@ -160,7 +160,7 @@ TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
 TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
   RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
   rep.results[1].error = "a, \"quoted\" error";
-  std::istringstream in(render_csv(rep));
+  std::istringstream in(render_csv(rep, {}));
   std::string header, line;
   std::getline(in, header);
   const auto columns = std::count(header.begin(), header.end(), ',') + 1;
@@ -177,7 +177,7 @@ TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
     ++rows;
   }
   EXPECT_EQ(rows, 2);
-  EXPECT_NE(render_csv(rep).find("buffered,ok,,100000,1088890,true,3,2000000,"), std::string::npos);
+  EXPECT_NE(render_csv(rep, {}).find("buffered,ok,,100000,1088890,true,3,2000000,"), std::string::npos);
 }
 
 // With --dir A,B the rows of both runs are in one file: each says where it wrote.
@@ -185,7 +185,7 @@ TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
   RunRecord rep = report({row("buffered", 17, 2000000), row("buffered", 17, 3000000)});
   rep.results[0].dir = "/tmp", rep.results[0].filesystem = "ext4";
   rep.results[1].dir = "/mnt/a,b", rep.results[1].filesystem = "tmpfs";
-  const std::string csv = render_csv(rep);
+  const std::string csv = render_csv(rep, {});
   EXPECT_NE(csv.find(",major_faults,write_calls,syscall_time_ns,dir,filesystem,"),
             std::string::npos)
       << csv;
@@ -195,7 +195,7 @@ TEST(Reporters, CsvRowsSayWhichDirectoryAndFilesystem) {
 
 TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
   RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
-  std::string md = render_markdown(rep);
+  std::string md = render_markdown(rep, {});
   std::istringstream in(md);
   std::string line;
   int table_rows = 0;
@@ -238,19 +238,19 @@ std::vector<std::map<std::string, std::string>> csv_rows(const std::string& csv)
 // takes no times (the tally's are 0), --no-trace no counts.
 TEST(Reporters, CsvLeavesAnUnmeasuredFigureEmpty) {
   RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
-  auto rows = csv_rows(render_csv(rep));
+  auto rows = csv_rows(render_csv(rep, {}));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]["syscall_time_ns"], "1000000");
   EXPECT_EQ(rows[0]["write_calls"], "17");
   rep.trace_mode = TraceMode::kCount;
   for (auto& r : rep.results) r.trace->mode = TraceMode::kCount, r.syscall_time_ns = 0;
-  rows = csv_rows(render_csv(rep));
+  rows = csv_rows(render_csv(rep, {}));
   EXPECT_EQ(rows[0]["syscall_time_ns"], "");
   EXPECT_EQ(rows[0]["syscall_share"], "");
   EXPECT_EQ(rows[0]["write_calls"], "17");
   rep.traced = false;
   for (auto& r : rep.results) r.trace.reset(), r.write_calls.reset(), r.syscall_time_ns.reset();
-  rows = csv_rows(render_csv(rep));
+  rows = csv_rows(render_csv(rep, {}));
   for (const char* key : {"write_calls", "syscall_time_ns", "syscall_share", "bytes_per_call"})
     EXPECT_EQ(rows[0][key], "") << key;
   EXPECT_EQ(rows[0]["time_median_ns"], "2000000");  // the untraced runs' times stay
@@ -260,14 +260,15 @@ TEST(Reporters, CsvLeavesAnUnmeasuredFigureEmpty) {
 // Markdown header, in the table's order, and every plain value a CSV key.
 TEST(Reporters, MarkdownAndCsvCarryTheTablesColumns) {
   RunRecord rep = report({row("buffered", 17, 2000000), row("unbuffered", 100000, 56000000)});
-  rep.latency = true;
-  const std::vector<ResultRow> rows = bench_rows(rep, true);
-  const std::string table = render_table(rep), md = render_markdown(rep), csv = render_csv(rep);
+  const Presentation pres{.latency = true};
+  const std::vector<ResultRow> rows = bench_rows(rep, pres, true);
+  const std::string table = render_table(rep, pres), md = render_markdown(rep, pres),
+                    csv = render_csv(rep, pres);
   const std::size_t md_start = md.find("\n| ") + 1;
   const std::string md_header = md.substr(md_start, md.find("\n|:") - md_start);
   const std::string csv_header = csv.substr(0, csv.find('\n')) + ",";  // every key ends in ,
   std::size_t at = 0, shown = 0, keys = 0;
-  for (const auto& col : bench_columns(rep, rows)) {
+  for (const auto& col : bench_columns(rep, pres, rows)) {
     for (const auto& f : col.fields) {
       EXPECT_NE(csv_header.find(f.key + ","), std::string::npos) << f.key;
       EXPECT_EQ(csv_header.find("," + f.key + ","), csv_header.rfind("," + f.key + ","));

@@ -75,12 +75,12 @@ int run_bench(const BenchOptions& o) {
       rep.pinned = runner.tracer_pinned();
       rep.tracer_overhead_ns = runner.tracer_overhead_ns();
       // After each strategy: a later failure loses nothing.
-      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kAfterResult);
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kAfterResult);
       live.update(rep, pres);
     });
   }
   live.clear();
-  write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kFinal);
+  write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kFinal);
   if (!o.save_baseline.empty())
     write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();

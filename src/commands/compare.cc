@@ -34,11 +34,11 @@ int run_compare(const CompareOptions& o) {
       rep.results.push_back(r);
       rep.pinned = runner.tracer_pinned();
       // After each command, as a run does after each strategy: a later failure loses nothing.
-      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kAfterResult);
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kAfterResult);
     });
     rep.tracer_overhead_ns = runner.tracer_overhead_ns();
   }
-  write_exports(o.export_json, o.export_csv, o.export_markdown, rep, ExportPass::kFinal);
+  write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kFinal);
 
   write_stdout(render(o.format, rep, pres));
   write_comparison_plot(o.plot, rep, pres);

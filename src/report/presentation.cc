@@ -45,15 +45,16 @@ void write_stderr(const std::string& text) {
 }
 
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
-                   const RunRecord& rep, ExportPass pass) {
+                   const RunRecord& rep, const Presentation& pres, ExportPass pass) {
   // After a result only files: a stream (/dev/stdout, a FIFO, a device) would get another
   // whole document per strategy, and a FIFO a new open its reader may never answer.
   auto write = [&](const std::string& path, auto render, const char* what) {
     if (path.empty() || (pass == ExportPass::kAfterResult && is_stream_output(path))) return;
-    write_output(path, render(rep), what);
+    write_output(path, render(rep, pres), what);
   };
   // Each on its own: one that fails is reported and the others are still written.
-  write(json, render_json, "--export-json: ");
+  write(json, [](const RunRecord& r, const Presentation&) { return render_json(r); },
+        "--export-json: ");
   write(csv, render_csv, "--export-csv: ");
   write(markdown, render_markdown, "--export-markdown: ");
 }

@@ -27,7 +27,7 @@ enum class ExportPass { kAfterResult, kFinal };
 /// and the others are still written. kAfterResult writes only regular files; a stream
 /// (is_stream_output) takes its one document at kFinal, which writes every file again.
 void write_exports(const std::string& json, const std::string& csv, const std::string& markdown,
-                   const RunRecord& rep, ExportPass pass);
+                   const RunRecord& rep, const Presentation& pres, ExportPass pass);
 
 /// Draws the comparison chart (the latency CDFs with pres.latency) to `path`; nothing when
 /// it is empty (--plot not given).
