@@ -1,0 +1,73 @@
+// The kernel clock's bias and cost, measured on a null syscall in this very process:
+// traced and untraced stretches alternated, so a change of the host's speed moves both.
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "base/monotonic_clock.h"
+#include "tracer/bpf/clock_abi.h"
+#include "tracer/bpf_clock.h"
+#include "tracer/bpf_loader.h"
+
+namespace iobench::tracing {
+
+namespace {
+
+/// ns per getppid over `calls` calls, timed from here (the vDSO clock makes no syscall).
+double time_getppid(int calls) {
+  const std::int64_t start = monotonic_ns();
+  for (int i = 0; i < calls; ++i) (void)::syscall(SYS_getppid);
+  return static_cast<double>(monotonic_ns() - start) / calls;
+}
+
+struct Spread {
+  double median = 0, half_iqr = 0;
+};
+
+Spread spread_of(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  const auto at = [&](double q) {
+    return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+  };
+  return {.median = at(0.5), .half_iqr = (at(0.75) - at(0.25)) / 2};
+}
+
+}  // namespace
+
+BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
+  BpfLoader loader;
+  const int key = SYS_getppid;
+  loader.rodata().flags[key] = CLOCK_TRACED;
+  loader.load();
+  loader.attach();
+  std::vector<double> kernel, untraced, bias, overhead;
+  (void)time_getppid(calls_per_stretch);  // warm: the first stretch pays for cold caches
+  for (int i = 0; i < stretches; ++i) {
+    const double u = time_getppid(calls_per_stretch);
+    const clock_stat before = loader.stat(key);
+    loader.track(::getpid());
+    const double t = time_getppid(calls_per_stretch);
+    loader.untrack(::getpid());
+    const clock_stat after = loader.stat(key);
+    const auto timed = static_cast<double>(after.timed - before.timed);
+    if (timed <= 0) continue;
+    const double k = static_cast<double>(after.total_ns - before.total_ns) / timed;
+    kernel.push_back(k);
+    untraced.push_back(u);
+    bias.push_back(k - u);
+    overhead.push_back(t - u);
+  }
+  const Spread b = spread_of(bias), o = spread_of(overhead);
+  return {.bias_ns = b.median,
+          .bias_spread_ns = b.half_iqr,
+          .overhead_ns = o.median,
+          .overhead_spread_ns = o.half_iqr,
+          .kernel_ns = spread_of(kernel).median,
+          .untraced_ns = spread_of(untraced).median,
+          .stretches = static_cast<int>(bias.size())};
+}
+
+}  // namespace iobench::tracing
