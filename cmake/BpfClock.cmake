@@ -66,3 +66,8 @@ target_include_directories(iobench_tracer PRIVATE ${bpf_dir})
 target_link_libraries(iobench_tracer PUBLIC PkgConfig::LIBBPF)
 target_compile_definitions(iobench_tracer PUBLIC IOBENCH_HAVE_BPF=1)
 message(STATUS "iobench: building with the kernel clock (bpf): libbpf ${LIBBPF_VERSION}, ${IOBENCH_BPFTOOL}")
+
+# The clock from a shell (tools/bpf_accuracy.sh), until it is a --tracer backend.
+add_executable(iobench-bpf-clock ${PROJECT_SOURCE_DIR}/tools/bpf_clock/main.cc)
+target_link_libraries(iobench-bpf-clock PRIVATE iobench_tracer)
+set_target_properties(iobench-bpf-clock PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
