@@ -135,6 +135,10 @@ TEST(BpfClock, TraceAllCountsOtherCallsWithoutHistograms) {
   ASSERT_NE(execve, nullptr);
   EXPECT_EQ(execve->calls, 1u);
   EXPECT_FALSE(execve->latency.has_value());
+  const auto* openat = find_call(r, SYS_openat);  // returns an fd, not a byte count
+  ASSERT_NE(openat, nullptr);
+  EXPECT_GT(openat->calls, 0u);
+  EXPECT_EQ(openat->bytes, 0u);
 }
 
 }  // namespace
