@@ -98,6 +98,7 @@ std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata
                       .bytes = stat.bytes,
                       .total_ns = static_cast<std::int64_t>(stat.total_ns),
                       .preempted_ns = static_cast<std::int64_t>(stat.preempted_ns),
+                      .blocked_ns = static_cast<std::int64_t>(stat.blocked_ns),
                       .latency = std::nullopt};
     if (const int slot = rodata.hist_slot[key]; slot > 0) s.latency = loader.histogram(slot - 1);
     out.push_back(std::move(s));
@@ -134,14 +135,18 @@ double ms_since(std::int64_t start) { return static_cast<double>(monotonic_ns() 
 bool bpf_clock_built() noexcept { return IOBENCH_HAVE_BPF != 0; }
 
 std::string bpf_clock_unavailable_reason() {
-  if (std::string gap = bpf_build_gap(); !gap.empty()) return gap;
-  try {
-    BpfLoader loader;
-    loader.load();  // the verifier and the privileges say yes or no; nothing is attached
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return {};
+  // Privileges and the kernel do not change under a running process: ask once.
+  static const std::string reason = []() -> std::string {
+    if (std::string gap = bpf_build_gap(); !gap.empty()) return gap;
+    try {
+      BpfLoader loader;
+      loader.load();  // the verifier and the privileges say yes or no; nothing is attached
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
+  }();
+  return reason;
 }
 
 BpfClockConfig write_family_config(const SyscallTable& table, bool trace_all) {
@@ -164,14 +169,23 @@ BpfClockConfig write_family_config(const SyscallTable& table, bool trace_all) {
 }
 
 BpfClock::BpfClock(BpfClockConfig config) : config_(std::move(config)) {}
+BpfClock::~BpfClock() = default;
+BpfClock::BpfClock(BpfClock&&) noexcept = default;
+BpfClock& BpfClock::operator=(BpfClock&&) noexcept = default;
 
 BpfClockRun BpfClock::run(const std::function<int()>& child_main,
                           std::optional<std::chrono::nanoseconds> timeout) {
   BpfClockRun run;
   std::int64_t t = monotonic_ns();
-  BpfLoader loader;
-  fill_config(config_, loader.rodata());
-  loader.load();  // throws Error with the kernel's reason
+  if (!loader_) {
+    auto fresh = std::make_unique<BpfLoader>();
+    fill_config(config_, fresh->rodata());
+    fresh->load();  // throws Error with the kernel's reason
+    loader_ = std::move(fresh);
+  } else {
+    loader_->reset();  // the last run's counts and tree
+  }
+  BpfLoader& loader = *loader_;
   run.timings.load_ms = ms_since(t);
 
   int fds[2];

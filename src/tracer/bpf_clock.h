@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,12 +21,13 @@
 namespace iobench::tracing {
 
 class SyscallTable;
+class BpfLoader;
 
 /// True when this build has the kernel clock (CMake found libbpf, bpftool and clang).
 bool bpf_clock_built() noexcept;
 /// Empty when the clock can load and attach here; else why not, for --version and a refusal
 /// ("built without the kernel clock: ...", "bpf: Operation not permitted (needs root ...)").
-/// Loads and unloads the program once to find out (a few ms).
+/// Loads and unloads the program once to find out (tens of ms), once per process.
 std::string bpf_clock_unavailable_reason();
 
 /// One syscall the clock counts and times, by number in its ABI.
@@ -55,6 +57,7 @@ struct BpfSyscallStats {
   std::uint64_t bytes = 0;        // sum of positive returns, moves_data calls only
   std::int64_t total_ns = 0;      // sys_enter to sys_exit, preempted time taken out
   std::int64_t preempted_ns = 0;  // what was taken out
+  std::int64_t blocked_ns = 0;    // voluntarily off CPU (a real wait): in total_ns, not on CPU
   std::optional<LatencyHistogram> latency;  // spec.histogram: every timed call
 };
 
@@ -75,7 +78,7 @@ struct BpfFileStats {
 
 /// What one run cost to set up and tear down, in milliseconds.
 struct BpfClockTimings {
-  double load_ms = 0;    // open + verify + JIT
+  double load_ms = 0;    // open + verify + JIT (first run), or emptying the maps (later)
   double attach_ms = 0;  // five raw tracepoints
   double read_ms = 0;    // the maps, once, at the end
   double detach_ms = 0;  // detach + unload
@@ -90,11 +93,16 @@ struct BpfClockRun {
   BpfClockTimings timings;
 };
 
-/// Runs children under the kernel clock. Each run loads, attaches and unloads the program:
-/// while attached, every task on the machine takes the syscall slow path.
+/// Runs children under the kernel clock. The program is loaded on the first run (most of the
+/// start-up cost: libbpf reading the kernel's BTF) and kept; each run attaches it, counts from
+/// clean maps and detaches it: while attached, every task on the machine takes the syscall
+/// slow path.
 class BpfClock {
  public:
   explicit BpfClock(BpfClockConfig config);
+  ~BpfClock();
+  BpfClock(BpfClock&&) noexcept;
+  BpfClock& operator=(BpfClock&&) noexcept;
 
   /// Forks; the child waits until the programs are attached, then calls child_main (which
   /// may exec and must not throw) and _exits with its value. Follows every thread and fork of
@@ -105,6 +113,7 @@ class BpfClock {
 
  private:
   BpfClockConfig config_;
+  std::unique_ptr<BpfLoader> loader_;  // loaded by the first run
 };
 
 /// The clock's own bias and cost, from a null syscall (getppid) in this process, traced and

@@ -85,6 +85,40 @@ void BpfLoader::detach() noexcept {
   if (impl_->skel) syscall_clock__detach(impl_->skel);
 }
 
+namespace {
+
+/// Deletes every key of a hash map (keys collected first: deleting while walking skips some).
+template <typename Key>
+void clear_hash(int fd) {
+  std::vector<Key> keys;
+  Key next{};
+  const void* prev = nullptr;
+  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+    keys.push_back(next);
+    prev = &keys.back();
+  }
+  for (const Key& k : keys) bpf_map_delete_elem(fd, &k);
+}
+
+template <typename T>
+void zero_per_cpu(int fd, std::uint32_t entries) {
+  const int cpus = libbpf_num_possible_cpus();
+  const std::vector<T> zeros(static_cast<std::size_t>(cpus > 0 ? cpus : 1));
+  for (std::uint32_t key = 0; key < entries; ++key)
+    bpf_map_update_elem(fd, &key, zeros.data(), BPF_ANY);
+}
+
+}  // namespace
+
+void BpfLoader::reset() {
+  const auto& maps = impl_->skel->maps;
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.tracked));
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.inflight));
+  clear_hash<clock_file_key>(bpf_map__fd(maps.files));
+  zero_per_cpu<clock_stat>(bpf_map__fd(maps.stats), CLOCK_KEYS);
+  zero_per_cpu<clock_hist>(bpf_map__fd(maps.hists), CLOCK_HIST_SLOTS);
+}
+
 clock_stat BpfLoader::stat(int key) const {
   clock_stat sum{};
   for (const clock_stat& v :
@@ -95,6 +129,7 @@ clock_stat BpfLoader::stat(int key) const {
     sum.bytes += v.bytes;
     sum.total_ns += v.total_ns;
     sum.preempted_ns += v.preempted_ns;
+    sum.blocked_ns += v.blocked_ns;
   }
   return sum;
 }
@@ -138,6 +173,7 @@ void BpfLoader::track(pid_t) {}
 void BpfLoader::untrack(pid_t) {}
 void BpfLoader::attach() {}
 void BpfLoader::detach() noexcept {}
+void BpfLoader::reset() {}
 clock_stat BpfLoader::stat(int) const { return {}; }
 LatencyHistogram BpfLoader::histogram(int) const { return {}; }
 void BpfLoader::for_each_file(

@@ -41,6 +41,8 @@ class BpfLoader {
   /// Attaches the five raw tracepoints; detach() removes them (the maps stay readable).
   void attach();
   void detach() noexcept;
+  /// Empties every map (counts, histograms, files, the tree, the slots) for the next run.
+  void reset();
 
   /// One syscall key's totals, summed over CPUs.
   clock_stat stat(int key) const;

@@ -26,12 +26,18 @@ inline tracing::BpfClockConfig write_family(bool trace_all = false) {
   return tracing::write_family_config(table, trace_all);
 }
 
-/// `args` exec'd under the clock.
+/// `args` exec'd under `clock`.
+inline tracing::BpfClockRun run_under(tracing::BpfClock& clock,
+                                      const std::vector<std::string>& args) {
+  const Command command(args);
+  return clock.run(command.fn());
+}
+
+/// `args` exec'd under a clock of its own (loaded for it).
 inline tracing::BpfClockRun run_under_bpf(const std::vector<std::string>& args,
                                           tracing::BpfClockConfig config = write_family()) {
-  const Command command(args);
   tracing::BpfClock clock(std::move(config));
-  return clock.run(command.fn());
+  return run_under(clock, args);
 }
 
 inline const tracing::BpfSyscallStats* find_call(const tracing::BpfClockRun& r, int nr,

@@ -1,8 +1,9 @@
 // iobench-bpf-clock: the kernel clock (src/tracer/bpf_clock.h) from a shell, for
 // tools/bpf_accuracy.sh and for trying it before it is a --tracer backend.
 //   iobench-bpf-clock accuracy PATH N STRETCHES  one-line writes to PATH: kernel ns/write of a
-//                                                traced child vs CPU ns/write self-timed
-//                                                untraced here, alternated, one line each
+//                                                traced child (all, and on CPU) vs CPU
+//                                                ns/write self-timed untraced here, and the
+//                                                traced child's own, alternated, one line each
 //   iobench-bpf-clock bias [STRETCHES]           the clock's bias and cost on getppid
 //   iobench-bpf-clock run PROGRAM [ARGS...]      per-syscall totals of PROGRAM's tree
 #include <fcntl.h>
@@ -14,9 +15,11 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/monotonic_clock.h"
+#include "base/unique_fd.h"
 #include "tracer/bpf_clock.h"
 #include "tracer/syscalls.h"
 
@@ -42,13 +45,25 @@ double write_lines(const std::string& path, int n) {
 
 BpfClock write_clock() {
   static const iobench::tracing::SyscallTable table;
-  return BpfClock(iobench::tracing::write_family_config(table));
+  auto config = iobench::tracing::write_family_config(table);
+  // IOBENCH_BPF_NO_FILES=1: no per-file attribution, to see what naming the file costs.
+  if (std::getenv("IOBENCH_BPF_NO_FILES") != nullptr)
+    for (auto& spec : config.syscalls) spec.fd_arg = -1;
+  return BpfClock(std::move(config));
 }
 
 double kernel_ns_per_write(const BpfClockRun& run) {
   for (const auto& s : run.syscalls)
     if (s.nr == SYS_write && !s.compat && s.timed > 0)
       return static_cast<double>(s.total_ns) / static_cast<double>(s.timed);
+  return -1;
+}
+
+/// The same, on CPU only: a write that waited (journal, dirty throttling) waited in both.
+double on_cpu_ns_per_write(const BpfClockRun& run) {
+  for (const auto& s : run.syscalls)
+    if (s.nr == SYS_write && !s.compat && s.timed > 0)
+      return static_cast<double>(s.total_ns - s.blocked_ns) / static_cast<double>(s.timed);
   return -1;
 }
 
@@ -60,11 +75,17 @@ int accuracy(const std::string& path, int n, int stretches) {
               bias.overhead_ns);
   for (int i = 0; i < stretches; ++i) {
     const double untraced = write_lines(path, n);
-    const BpfClockRun run = clock.run([&] { return write_lines(path, n) > 0 ? 0 : 1; });
-    const double kernel = kernel_ns_per_write(run);
-    std::printf("%d bpf %.0f untraced %.0f ratio %.3f corrected %.3f load_ms %.1f\n", i, kernel,
-                untraced, kernel / untraced, (kernel - bias.bias_ns) / untraced,
-                run.timings.load_ms);
+    iobench::tracing::SharedMapping<double> traced_self;  // the traced child's own CPU ns/write
+    const BpfClockRun run = clock.run([&] {
+      *traced_self.get() = write_lines(path, n);
+      return *traced_self.get() > 0 ? 0 : 1;
+    });
+    const double kernel = kernel_ns_per_write(run), on_cpu = on_cpu_ns_per_write(run);
+    // Ratios on CPU: the untraced side is CPU time, which leaves a wait out.
+    std::printf(
+        "%d bpf %.0f on_cpu %.0f untraced %.0f ratio %.3f corrected %.3f traced_self %.0f\n", i,
+        kernel, on_cpu, untraced, on_cpu / untraced, (on_cpu - bias.bias_ns) / untraced,
+        *traced_self.get());
     std::fflush(stdout);
   }
   return 0;

@@ -45,6 +45,7 @@ struct clock_stat {
   clock_u64 bytes;        /* sum of positive returns, CLOCK_MOVES_DATA calls only */
   clock_u64 total_ns;     /* entry to exit, preempted time taken out */
   clock_u64 preempted_ns; /* what was taken out */
+  clock_u64 blocked_ns;   /* voluntarily off CPU inside the calls: part of total_ns */
 };
 
 struct clock_hist {

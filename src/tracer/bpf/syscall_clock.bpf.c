@@ -35,13 +35,15 @@ struct {
 /* One per thread of the tree, reused call after call (no update inside the interval). */
 struct inflight {
   __u64 start_ns;     /* 0 until the entry timestamp is taken */
-  __u64 off_at;       /* when it was preempted, 0 while on CPU */
-  __u64 preempted_ns; /* preempted time inside this call */
+  __u64 off_at;       /* when it left the CPU inside the call, 0 while on CPU */
+  __u64 preempted_ns; /* preempted time inside this call: taken out */
+  __u64 blocked_ns;   /* voluntarily off CPU (a real wait): kept in, reported apart */
   __u64 ino;
   __u32 dev;
   __u32 key;
   __s32 fd;
-  __u32 active; /* between enter and exit of a traced call */
+  __u32 active;      /* between enter and exit of a traced call */
+  __u32 off_preempt; /* off_at was a preemption, not a wait */
 };
 
 struct {
@@ -184,6 +186,7 @@ int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
   s->start_ns = 0; /* a preemption before the timestamp is not this call's */
   s->off_at = 0;
   s->preempted_ns = 0;
+  s->blocked_ns = 0;
   s->active = 1;
   s->start_ns = bpf_ktime_get_ns(); /* last: nothing of ours after it */
   return 0;
@@ -237,6 +240,7 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
     if (ret > 0 && moves) __sync_fetch_and_add(&st->bytes, ret);
     __sync_fetch_and_add(&st->total_ns, ns);
     __sync_fetch_and_add(&st->preempted_ns, s->preempted_ns);
+    __sync_fetch_and_add(&st->blocked_ns, s->blocked_ns);
   }
   const __u32 slot = hist_slot[key & (CLOCK_KEYS - 1)];
   if (slot > 0 && slot <= CLOCK_HIST_SLOTS) {
@@ -255,24 +259,27 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
 }
 
 /* Preempted time is taken out of the call it interrupts; a voluntary sleep (a real wait in
- * the kernel, prev_state != running) is the call's own time and stays in. */
+ * the kernel) is the call's own time and stays in, counted apart so that user space can
+ * also tell the call's time on CPU. */
 SEC("raw_tp/sched_switch")
 int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_struct* next) {
   __u64 now = 0;
-  if (preempt) {
-    const __u32 prev_pid = BPF_CORE_READ(prev, pid);
-    struct inflight* s = bpf_map_lookup_elem(&inflight, &prev_pid);
-    if (s && s->active && s->start_ns) {
-      now = bpf_ktime_get_ns();
-      s->off_at = now;
-    }
+  const __u32 prev_pid = BPF_CORE_READ(prev, pid);
+  struct inflight* out = bpf_map_lookup_elem(&inflight, &prev_pid);
+  if (out && out->active && out->start_ns) {
+    now = bpf_ktime_get_ns();
+    out->off_at = now;
+    out->off_preempt = preempt;
   }
   const __u32 next_pid = BPF_CORE_READ(next, pid);
   struct inflight* s = bpf_map_lookup_elem(&inflight, &next_pid);
   if (s && s->off_at) {
     if (s->active && s->start_ns) {
       if (!now) now = bpf_ktime_get_ns();
-      s->preempted_ns += now - s->off_at;
+      if (s->off_preempt)
+        s->preempted_ns += now - s->off_at;
+      else
+        s->blocked_ns += now - s->off_at;
     }
     s->off_at = 0;
   }
