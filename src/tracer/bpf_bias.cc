@@ -13,6 +13,8 @@
 
 namespace iobench::tracing {
 
+static_assert(kBiasCall == SYS_getppid);
+
 namespace {
 
 /// CPU ns per getppid over `calls` calls, timed from here. CPU time: on a busy machine a
@@ -40,9 +42,13 @@ Spread spread_of(std::vector<double> v) {
 
 BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
   BpfLoader loader;
-  const int key = SYS_getppid;
-  loader.rodata().flags[key] = CLOCK_TRACED;
+  loader.rodata().flags[kBiasCall] = CLOCK_TRACED;
   loader.load();
+  return measure_bias_with(loader, stretches, calls_per_stretch);
+}
+
+BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch) {
+  const int key = kBiasCall;
   loader.track(::getpid());
   std::vector<double> kernel, untraced, bias, overhead;
   (void)time_getppid(calls_per_stretch);  // warm: the first stretch pays for cold caches
@@ -62,6 +68,7 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
     bias.push_back(k - u);
     overhead.push_back(t - u);
   }
+  loader.untrack(::getpid());
   const Spread b = spread_of(bias), o = spread_of(overhead);
   return {.bias_ns = b.median,
           .bias_spread_ns = b.half_iqr,

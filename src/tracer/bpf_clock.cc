@@ -32,9 +32,11 @@ static_assert(kBpfHistograms == CLOCK_HIST_SLOTS);
 int key_of(int nr, bool compat) noexcept { return nr + (compat ? CLOCK_NR_PER_ABI : 0); }
 
 /// The config arrays the program reads, filled before load (const volatile in the program).
-void fill_config(const BpfClockConfig& config, BpfRodata& rodata) {
+/// Also returns, per key, whether the caller asked for it: the bias call is timed always.
+std::vector<bool> fill_config(const BpfClockConfig& config, BpfRodata& rodata) {
   std::fill(std::begin(rodata.fd_arg), std::end(rodata.fd_arg), -1);
   if (config.trace_all) std::fill(std::begin(rodata.flags), std::end(rodata.flags), CLOCK_TRACED);
+  std::vector<bool> reported(CLOCK_KEYS, config.trace_all);
   int slots = 0;
   for (const BpfSyscallSpec& s : config.syscalls) {
     if (s.nr < 0 || s.nr >= CLOCK_NR_PER_ABI) continue;  // beyond every ABI's table today
@@ -46,9 +48,12 @@ void fill_config(const BpfClockConfig& config, BpfRodata& rodata) {
       rodata.fd_arg[key] = static_cast<std::int8_t>(s.fd_arg);
     }
     rodata.flags[key] = flags;
+    reported[static_cast<std::size_t>(key)] = true;
     if (s.histogram && slots < kBpfHistograms)
       rodata.hist_slot[key] = static_cast<std::uint8_t>(++slots);
   }
+  rodata.flags[kBiasCall] |= CLOCK_TRACED;
+  return reported;
 }
 
 /// stat(2)'s dev_t of the kernel's internal encoding (major << 20 | minor).
@@ -85,9 +90,11 @@ void wait_parked(pid_t pid) {
   }
 }
 
-std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata& rodata) {
+std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata& rodata,
+                                              const std::vector<bool>& reported) {
   std::vector<BpfSyscallStats> out;
   for (int key = 0; key < CLOCK_KEYS; ++key) {
+    if (!reported[static_cast<std::size_t>(key)]) continue;
     const auto stat = loader.stat(key);
     if (stat.calls == 0 && stat.timed == 0) continue;
     BpfSyscallStats s{.nr = key % CLOCK_NR_PER_ABI,
@@ -173,19 +180,27 @@ BpfClock::~BpfClock() = default;
 BpfClock::BpfClock(BpfClock&&) noexcept = default;
 BpfClock& BpfClock::operator=(BpfClock&&) noexcept = default;
 
+BpfLoader& BpfClock::loaded() {
+  if (!loader_) {
+    auto fresh = std::make_unique<BpfLoader>();
+    reported_ = fill_config(config_, fresh->rodata());
+    fresh->load();  // throws Error with the kernel's reason
+    loader_ = std::move(fresh);
+  }
+  return *loader_;
+}
+
+BpfBias BpfClock::bias(int stretches, int calls_per_stretch) {
+  return measure_bias_with(loaded(), stretches, calls_per_stretch);
+}
+
 BpfClockRun BpfClock::run(const std::function<int()>& child_main,
                           std::optional<std::chrono::nanoseconds> timeout) {
   BpfClockRun run;
   std::int64_t t = monotonic_ns();
-  if (!loader_) {
-    auto fresh = std::make_unique<BpfLoader>();
-    fill_config(config_, fresh->rodata());
-    fresh->load();  // throws Error with the kernel's reason
-    loader_ = std::move(fresh);
-  } else {
-    loader_->reset();  // the last run's counts and tree
-  }
-  BpfLoader& loader = *loader_;
+  const bool was_loaded = loader_ != nullptr;
+  BpfLoader& loader = loaded();
+  if (was_loaded) loader.reset();  // the last run's counts and tree
   run.timings.load_ms = ms_since(t);
 
   int fds[2];
@@ -213,7 +228,7 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   loader.detach();  // the tree is gone: nothing more to count, stop costing the machine
   run.timings.detach_ms = ms_since(t);
   t = monotonic_ns();
-  run.syscalls = collect_syscalls(loader, loader.rodata());
+  run.syscalls = collect_syscalls(loader, loader.rodata(), reported_);
   run.files = collect_files(loader);
   run.timings.read_ms = ms_since(t);
   return run;

@@ -93,6 +93,20 @@ struct BpfClockRun {
   BpfClockTimings timings;
 };
 
+/// The clock's own bias and cost, from a null syscall (getppid) in this process, traced and
+/// untraced stretches alternated (nanoseconds per call).
+struct BpfBias {
+  /// kernel interval - untraced user-space time of getppid: subtract it from a kernel time to
+  /// get the time a call costs its caller untraced (negative: the interval misses the
+  /// kernel's entry and exit path). Median over stretches.
+  double bias_ns = 0;
+  double bias_spread_ns = 0;  // half the interquartile range over stretches
+  double overhead_ns = 0;     // traced - untraced user-space time: what tracing costs a call
+  double overhead_spread_ns = 0;
+  double kernel_ns = 0;    // the kernel interval of getppid (median)
+  double untraced_ns = 0;  // getppid untraced (median)
+  int stretches = 0;
+};
 /// Runs children under the kernel clock. The program is loaded on the first run (most of the
 /// start-up cost: libbpf reading the kernel's BTF) and kept; each run attaches it, counts from
 /// clean maps and detaches it: while attached, every task on the machine takes the syscall
@@ -110,26 +124,17 @@ class BpfClock {
   /// running after `timeout` is killed). Throws Error when the programs do not load.
   BpfClockRun run(const std::function<int()>& child_main,
                   std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+  /// measure_bpf_bias with this clock's program (loading it if no run has): next to a run,
+  /// with no second load.
+  BpfBias bias(int stretches = 10, int calls_per_stretch = 20000);
 
  private:
   BpfClockConfig config_;
+  BpfLoader& loaded();
   std::unique_ptr<BpfLoader> loader_;  // loaded by the first run
+  std::vector<bool> reported_;         // per key: asked for (the bias call may not be)
 };
 
-/// The clock's own bias and cost, from a null syscall (getppid) in this process, traced and
-/// untraced stretches alternated (nanoseconds per call).
-struct BpfBias {
-  /// kernel interval - untraced user-space time of getppid: subtract it from a kernel time to
-  /// get the time a call costs its caller untraced (negative: the interval misses the
-  /// kernel's entry and exit path). Median over stretches.
-  double bias_ns = 0;
-  double bias_spread_ns = 0;  // half the interquartile range over stretches
-  double overhead_ns = 0;     // traced - untraced user-space time: what tracing costs a call
-  double overhead_spread_ns = 0;
-  double kernel_ns = 0;    // the kernel interval of getppid (median)
-  double untraced_ns = 0;  // getppid untraced (median)
-  int stretches = 0;
-};
 BpfBias measure_bpf_bias(int stretches = 10, int calls_per_stretch = 20000);
 
 }  // namespace iobench::tracing

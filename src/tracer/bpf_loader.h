@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tracer/bpf/clock_abi.h"
+#include "tracer/bpf_clock.h"
 #include "tracer/latency_histogram.h"
 
 namespace iobench::tracing {
@@ -55,5 +56,10 @@ class BpfLoader {
   BpfRodata rodata_;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The null syscall the bias is measured on (getppid): every BpfClock's program times it.
+inline constexpr int kBiasCall = 110;  // x86-64's getppid; bpf_bias.cc checks it
+/// measure_bpf_bias on an already loaded program whose config times kBiasCall.
+BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch);
 
 }  // namespace iobench::tracing

@@ -144,5 +144,19 @@ TEST(BpfClock, TraceAllCountsOtherCallsWithoutHistograms) {
   EXPECT_EQ(openat->bytes, 0u);
 }
 
+TEST(BpfClock, KeepsAnFsyncsWaitInItsTimeAndSaysSo) {
+  SKIP_WITHOUT_BPF();
+  TempDir dir;  // ext4 here: fsync waits for the disk, off CPU
+  const auto r = run_under_bpf({"/bin/dd", "if=/dev/zero", "of=" + dir.file("out"), "bs=1M",
+                                "count=4", "conv=fsync", "status=none"});
+  ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+  const auto* fsync = find_call(r, SYS_fsync);
+  ASSERT_NE(fsync, nullptr);
+  EXPECT_EQ(fsync->calls, 1u);
+  EXPECT_GT(fsync->blocked_ns, 0);                     // a voluntary wait: counted apart...
+  EXPECT_LE(fsync->blocked_ns, fsync->total_ns);       // ...and kept in the call's time
+  EXPECT_EQ(files_of(r, dir.file("out")).size(), 2u);  // the writes and the fsync
+}
+
 }  // namespace
 }  // namespace iobench::tracer_test

@@ -69,7 +69,7 @@ double on_cpu_ns_per_write(const BpfClockRun& run) {
 
 int accuracy(const std::string& path, int n, int stretches) {
   BpfClock clock = write_clock();
-  const iobench::tracing::BpfBias bias = iobench::tracing::measure_bpf_bias(10, 20000);
+  const iobench::tracing::BpfBias bias = clock.bias(10, 20000);  // the same program
   std::printf("bias %.0f ± %.0f ns (getppid: kernel %.0f, untraced %.0f), cost %.0f ns/call\n",
               bias.bias_ns, bias.bias_spread_ns, bias.kernel_ns, bias.untraced_ns,
               bias.overhead_ns);
@@ -114,9 +114,10 @@ int run(std::vector<std::string> args) {
   std::printf("load %.1f ms, attach %.1f ms, detach %.1f ms, read %.1f ms\n", r.timings.load_ms,
               r.timings.attach_ms, r.timings.detach_ms, r.timings.read_ms);
   for (const auto& s : r.syscalls)
-    std::printf("%4d%s calls %llu errors %llu bytes %llu ns/call %.0f\n", s.nr,
+    std::printf("%4d%s calls %llu errors %llu bytes %llu blocked_ns %lld ns/call %.0f\n", s.nr,
                 s.compat ? " (i386)" : "", static_cast<unsigned long long>(s.calls),
                 static_cast<unsigned long long>(s.errors), static_cast<unsigned long long>(s.bytes),
+                static_cast<long long>(s.blocked_ns),
                 s.timed ? static_cast<double>(s.total_ns) / static_cast<double>(s.timed) : 0.0);
   for (const auto& f : r.files)
     std::printf("pid %d fd %d ino %lu mode %o calls %llu bytes %llu\n", f.tgid, f.fd,
