@@ -143,16 +143,7 @@ bool bpf_clock_built() noexcept { return IOBENCH_HAVE_BPF != 0; }
 
 std::string bpf_clock_unavailable_reason() {
   // Privileges and the kernel do not change under a running process: ask once.
-  static const std::string reason = []() -> std::string {
-    if (std::string gap = bpf_build_gap(); !gap.empty()) return gap;
-    try {
-      BpfLoader loader;
-      loader.load();  // the verifier and the privileges say yes or no; nothing is attached
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return {};
-  }();
+  static const std::string reason = bpf_probe_gap();
   return reason;
 }
 

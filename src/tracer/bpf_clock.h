@@ -27,7 +27,8 @@ class BpfLoader;
 bool bpf_clock_built() noexcept;
 /// Empty when the clock can load and attach here; else why not, for --version and a refusal
 /// ("built without the kernel clock: ...", "bpf: Operation not permitted (needs root ...)").
-/// Loads and unloads the program once to find out (tens of ms), once per process.
+/// Asks the kernel once per process, with a trivial program (about a millisecond); the real
+/// program's load can still fail, in BpfClock::run, which then throws.
 std::string bpf_clock_unavailable_reason();
 
 /// One syscall the clock counts and times, by number in its ABI.

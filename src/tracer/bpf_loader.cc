@@ -1,5 +1,7 @@
 #include "tracer/bpf_loader.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -48,6 +50,25 @@ struct BpfLoader::Impl {
 };
 
 std::string bpf_build_gap() { return {}; }
+
+std::string bpf_probe_gap() {
+  if (::access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+    return "bpf: no kernel BTF (/sys/kernel/btf/vmlinux), which the kernel clock's CO-RE reads "
+           "need";
+  // r0 = 0; exit: the smallest program the verifier accepts.
+  const bpf_insn insns[] = {
+      {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .src_reg = 0, .off = 0, .imm = 0},
+      {.code = BPF_JMP | BPF_EXIT, .dst_reg = 0, .src_reg = 0, .off = 0, .imm = 0}};
+  const int prog = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "iobench_probe", "GPL", insns,
+                                 sizeof(insns) / sizeof(insns[0]), nullptr);
+  if (prog < 0) return load_error(errno);
+  const int link = bpf_raw_tracepoint_open("sys_enter", prog);
+  const int err = errno;
+  if (link >= 0) ::close(link);
+  ::close(prog);
+  if (link < 0) return "bpf: raw tracepoint sys_enter: " + std::string(std::strerror(err));
+  return {};
+}
 
 BpfLoader::BpfLoader() : impl_(std::make_unique<Impl>()) {}
 BpfLoader::~BpfLoader() = default;
@@ -165,6 +186,7 @@ void BpfLoader::for_each_file(
 struct BpfLoader::Impl {};
 
 std::string bpf_build_gap() { return "built without the kernel clock (" IOBENCH_BPF_MISSING ")"; }
+std::string bpf_probe_gap() { return bpf_build_gap(); }
 
 BpfLoader::BpfLoader() = default;
 BpfLoader::~BpfLoader() = default;

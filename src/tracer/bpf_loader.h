@@ -25,6 +25,11 @@ struct BpfRodata {
 
 /// Why this build has no kernel clock; empty when it has one.
 std::string bpf_build_gap();
+/// Why the kernel clock cannot run here, from a trivial raw_tp program loaded and attached to
+/// sys_enter for an instant (about a millisecond, where the real program's load reads the
+/// kernel's BTF for tens): privileges, the program type, the tracepoint, the BTF CO-RE needs.
+/// Empty when it can.
+std::string bpf_probe_gap();
 
 class BpfLoader {
  public:
