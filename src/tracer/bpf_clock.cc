@@ -36,7 +36,7 @@ int key_of(int nr, bool compat) noexcept { return nr + (compat ? CLOCK_NR_PER_AB
 std::vector<bool> fill_config(const BpfClockConfig& config, BpfRodata& rodata) {
   std::fill(std::begin(rodata.fd_arg), std::end(rodata.fd_arg), -1);
   if (config.trace_all) std::fill(std::begin(rodata.flags), std::end(rodata.flags), CLOCK_TRACED);
-  std::vector<bool> reported(CLOCK_KEYS, config.trace_all);
+  std::vector<bool> reported(static_cast<std::size_t>(CLOCK_KEYS), config.trace_all);
   int slots = 0;
   for (const BpfSyscallSpec& s : config.syscalls) {
     if (s.nr < 0 || s.nr >= CLOCK_NR_PER_ABI) continue;  // beyond every ABI's table today
