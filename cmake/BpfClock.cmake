@@ -30,6 +30,8 @@ target_sources(iobench_tracer PRIVATE
   ${PROJECT_SOURCE_DIR}/src/tracer/bpf_clock.cc
   ${PROJECT_SOURCE_DIR}/src/tracer/bpf_loader.cc)
 
+# For iobenchConfig.cmake.in (configured in the top directory): a consumer links libbpf too.
+set(IOBENCH_WITH_BPF 0 CACHE INTERNAL "")
 if(iobench_bpf_missing)
   list(JOIN iobench_bpf_missing "; " iobench_bpf_why)
   message(STATUS "iobench: building WITHOUT the kernel clock (bpf): ${iobench_bpf_why}")
@@ -64,6 +66,7 @@ add_custom_target(iobench_bpf_skeleton DEPENDS ${bpf_skel})
 add_dependencies(iobench_tracer iobench_bpf_skeleton)
 target_include_directories(iobench_tracer PRIVATE ${bpf_dir})
 target_link_libraries(iobench_tracer PUBLIC PkgConfig::LIBBPF)
+set(IOBENCH_WITH_BPF 1 CACHE INTERNAL "")
 target_compile_definitions(iobench_tracer PUBLIC IOBENCH_HAVE_BPF=1)
 message(STATUS "iobench: building with the kernel clock (bpf): libbpf ${LIBBPF_VERSION}, ${IOBENCH_BPFTOOL}")
 
