@@ -28,7 +28,7 @@ struct BenchReport {
   std::string dir;
   std::string filesystem;
   StrategyParams params;
-  std::string tracer_backend = "ptrace";  // or "perf" (TracerBackend)
+  std::string tracer_backend = "ptrace";  // its name in tracer/backends.cc
   std::int64_t tracer_overhead_ns = 0;
   std::vector<StrategyResult> results;
   // st_blksize of a file in dir: the buffer glibc gives a FILE* (the stdio footnote); 0 unknown.

@@ -42,14 +42,16 @@ void TraceSession::on_exit(pid_t tid, Thread& t, const __ptrace_syscall_info& in
     const RunDelay::Times tracee = t.run_delay.read_times();
     // Time either side spent waiting for the CPU is neither call nor tracer (run_delay.h).
     const std::int64_t waited = own_run_delay_.read() + tracee.wait - t.waited0;
-    Held h{static_cast<long>(info.exit.rval), info.exit.is_error != 0,
-           IntervalSample{tracee.cpu - t.cpu0, 0}, tracee.cpu};
+    Held h{.rval = static_cast<long>(info.exit.rval),
+           .is_error = info.exit.is_error != 0,
+           .interval = IntervalSample{.cpu = tracee.cpu - t.cpu0},
+           .exit_cpu = tracee.cpu};
     h.interval.off = now_ns - t.t0 - waited - h.interval.cpu;
     h.interval.slices = tracee.slices - t.slices0;
     waited_ns_ += waited;
     interval_ns_ += now_ns - t.t0;
     // No schedstat (no CONFIG_SCHED_INFO): the whole interval, as the tracer saw it.
-    if (!t.run_delay) h.interval = IntervalSample{now_ns - t.t0, 0};
+    if (!t.run_delay) h.interval = IntervalSample{.cpu = now_ns - t.t0};
     if (h.is_error && is_restart(h.rval)) {
       // Not an error, and not the call's end: its restart re-enters (and stops) as the
       // same call, which must not count twice (resume_restarted).

@@ -128,7 +128,10 @@ LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
 }
 
 TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* path) {
-  Slot slot{&total_[nr], &processes_[tgid][nr], nullptr, nullptr, &histograms_[nr], &cpu_[nr]};
+  Slot slot{.total = &total_[nr],
+            .process = &processes_[tgid][nr],
+            .histogram = &histograms_[nr],
+            .cpu = &cpu_[nr]};
   int file_id = kNoFile;
   if (path != nullptr) {
     auto [file, added] = files_.try_emplace(*path);
