@@ -3,7 +3,6 @@
 #include <sys/wait.h>
 
 #include <cmath>
-#include <map>
 #include <string>
 
 #include "tracer/syscalls.h"
@@ -58,21 +57,6 @@ SyscallStats stats_of(const BpfSyscallStats& s, TraceMode mode, const BpfBias& b
   return out;
 }
 
-/// Per process: the write family's calls by tgid, from the per-file totals (the only place
-/// the kernel splits them by process).
-std::vector<ProcessStats> processes_of(const BpfClockRun& run) {
-  std::map<int, std::map<std::string, SyscallStats>> by_tgid;
-  for (const BpfFileStats& f : run.files) {
-    SyscallStats& s = by_tgid[f.tgid][syscall_name(f.nr, f.compat)];
-    s.calls += f.calls;
-  }
-  std::vector<ProcessStats> out;
-  out.reserve(by_tgid.size());
-  for (auto& [tgid, syscalls] : by_tgid)
-    out.push_back(ProcessStats{.pid = tgid, .syscalls = std::move(syscalls)});
-  return out;
-}
-
 }  // namespace
 
 std::string bpf_backend_unavailable() { return bpf_clock_unavailable_reason(); }
@@ -84,11 +68,13 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   r.backend = kBpfTraits.name;
   for (const BpfSyscallStats& s : run.syscalls)
     r.syscalls[syscall_name(s.nr, s.compat)] = stats_of(s, mode, bias);
-  r.processes = processes_of(run);
   r.wall_ns = run.wall_ns;
   if (WIFEXITED(run.status)) r.exit_code = WEXITSTATUS(run.status);
   if (WIFSIGNALED(run.status)) r.term_signal = WTERMSIG(run.status);
   r.timed_out = run.timed_out;
+  if (mode == TraceMode::kTiming)
+    r.bpf = BpfDetails{.bias_ns = std::llround(bias.bias_ns),
+                       .bias_spread_ns = std::llround(bias.bias_spread_ns)};
   return r;
 }
 

@@ -21,7 +21,8 @@ struct TracerOptions;
 
 /// bpf: every call timed in the kernel, of any syscall, with its return. Not per file yet
 /// (fd kinds come from the kernel's mode and rdev, rings not told from eventfds), nor per
-/// process beyond the write family: auto leaves it alone until the suite runs under it.
+/// process (the kernel splits only the write family by process): auto leaves it alone until
+/// the suite runs under it.
 inline constexpr BackendTraits kBpfTraits{
     .name = "bpf",
     .label = "kernel clock (eBPF)",
