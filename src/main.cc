@@ -26,6 +26,7 @@
 #include "run/runner.h"
 #include "strategies/registry.h"
 #include "strategies/support/line_format.h"
+#include "tracer/bpf_clock.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
 
@@ -40,7 +41,11 @@ int run(int argc, char** argv) {
     return output_exit_status(kExitOk);
   }
   if (std::holds_alternative<VersionCommand>(cmd)) {
-    write_stdout(fmt::format("iobench {} ({})\n", IOBENCH_VERSION, IOBENCH_BUILD_TYPE));
+    // Whether --tracer bpf can be had from this binary at all (README "kernel clock").
+    const std::string bpf =
+        tracing::bpf_clock_built() ? std::string("built") : tracing::bpf_clock_unavailable_reason();
+    write_stdout(fmt::format("iobench {} ({})\nkernel clock (bpf): {}\n", IOBENCH_VERSION,
+                             IOBENCH_BUILD_TYPE, bpf));
     return output_exit_status(kExitOk);
   }
   if (std::holds_alternative<ListCommand>(cmd)) {

@@ -38,7 +38,7 @@ TEST(PerfCli, UsageErrorsExitTwoBeforeAnythingRuns) {
   EXPECT_NE(all.err.find("drop --trace-all"), std::string::npos) << all.err;
   ProcessOutput bogus = iobench({"--lines", "100", "--tracer", "ebpf", "--dir", dir.path()});
   EXPECT_EQ(bogus.status, 2);
-  EXPECT_NE(bogus.err.find("unknown backend 'ebpf' (ptrace, perf, auto)"), std::string::npos) << bogus.err;
+  EXPECT_NE(bogus.err.find("unknown backend 'ebpf' (ptrace, perf, bpf, auto)"), std::string::npos) << bogus.err;
   ProcessOutput trace = iobench({"trace", "--tracer", "perf", "--", WRITER_BIN, dir.path() + "/t", "1"});
   EXPECT_EQ(trace.status, 2);
   EXPECT_NE(trace.err.find("add --count-only"), std::string::npos) << trace.err;

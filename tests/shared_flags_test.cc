@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
         SharedFlag{{"--sort", "size"}, "--sort: unknown order 'size' (name, time, syscalls)"},
         SharedFlag{{"--columns", "10"}, "--columns: 10 is out of range (60 to 10000)"},
         SharedFlag{
-            {"--tracer", "nope"}, "--tracer: unknown backend 'nope' (ptrace, perf, auto)", true}));
+            {"--tracer", "nope"}, "--tracer: unknown backend 'nope' (ptrace, perf, bpf, auto)", true}));
 
 CompareOptions compare_options(const std::vector<std::string>& words) {
   std::vector<std::string> args = words;

@@ -10,6 +10,7 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libseccomp-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   strace jq time clang libclang-rt-14-dev clang-tidy
+  libbpf-dev bpftool  # the kernel clock (src/tracer/bpf_clock.h); without them iobench builds without it
   gnuplot-nox librsvg2-bin libxml2-utils  # --plot draws with gnuplot; tests check and render the SVG
 )
 missing=()

@@ -102,6 +102,12 @@ struct PtraceDetails {
 };
 
 /// What one traced run saw. `available` is false when the backend was refused.
+/// What only the bpf backend fills: the clock's bias it took out of every call.
+struct BpfDetails {
+  std::int64_t bias_ns = 0;         // kernel interval less a null call's untraced cost; may be < 0
+  std::int64_t bias_spread_ns = 0;  // half the interquartile range over its stretches
+};
+
 struct TraceResult {
   bool available = false;
   std::string unavailable_reason;
@@ -122,6 +128,7 @@ struct TraceResult {
   int term_signal = 0;                  // when a signal killed it
   bool timed_out = false;               // killed by the tracer's timeout
   std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
+  std::optional<BpfDetails> bpf;        // set by the bpf backend alone, in timing mode
 };
 
 enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };

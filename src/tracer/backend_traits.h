@@ -24,6 +24,8 @@ struct BackendTraits {
   bool subtracts_tracer_cost = false;
   // Pins itself with --pin, and a strategy's traced run beside it (README "Pinning").
   bool pins = false;
+  // --tracer auto may choose it (choose_backend); off: only when named.
+  bool automatic = true;
 };
 
 }  // namespace iobench

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "tracer/bpf_backend.h"
 #include "tracer/counting_backend.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
@@ -21,6 +22,7 @@ std::unique_ptr<CountingBackend> make(const TracerOptions& options) {
 const std::array kBackends{
     Backend{&kPtraceTraits, make<Tracer>, nullptr},
     Backend{&kPerfTraits, make<PerfCounter>, perf_counting_unavailable},
+    Backend{&kBpfTraits, make<BpfBackend>, bpf_backend_unavailable},
 };
 
 // What a TraceResult with an unknown backend name measured: nothing.
@@ -47,7 +49,7 @@ bool gives(const BackendTraits& traits, const BackendNeeds& needs) noexcept {
 AutoChoice choose_backend(const BackendNeeds& needs) {
   std::vector<const Backend*> fit;
   for (const Backend& b : kBackends)
-    if (gives(*b.traits, needs)) fit.push_back(&b);
+    if (b.traits->automatic && gives(*b.traits, needs)) fit.push_back(&b);
   std::stable_sort(fit.begin(), fit.end(), [](const Backend* a, const Backend* b) {
     return a->traits->call_cost_ns < b->traits->call_cost_ns;
   });
@@ -95,6 +97,7 @@ std::optional<std::int64_t> subtracted_cost_ns(const TraceResult& t) noexcept {
   if (!t.available || !measures(t).tracer_cost_subtracted || !t.time_unavailable_reason.empty())
     return std::nullopt;
   if (t.ptrace) return t.ptrace->overhead_ns;
+  if (t.bpf) return t.bpf->bias_ns;
   return std::nullopt;
 }
 

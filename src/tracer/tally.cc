@@ -101,6 +101,8 @@ std::map<std::string, SyscallStats> convert(const std::map<int, TraceTally::Coun
   return out;
 }
 
+}  // namespace
+
 /// Corrected per-call times: the raw intervals' quantiles less the tracer's cost.
 LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
   auto corrected = [&](std::int64_t raw) {
@@ -124,8 +126,6 @@ LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns) {
   }
   return l;
 }
-
-}  // namespace
 
 TraceTally::Slot TraceTally::record_call(pid_t tgid, int nr, const std::string* path) {
   Slot slot{.total = &total_[nr],

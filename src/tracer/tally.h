@@ -26,6 +26,10 @@ inline constexpr char kBadFdPath[] = "(bad fd)";  // the fd did not resolve (EBA
 // /proc/PID/fd refused us (a non-dumpable program, a tracer without root): some file, unnamed.
 inline constexpr char kUnreadableFdPath[] = "(unreadable fd)";
 
+/// Per-call times of a histogram of raw intervals, `overhead_ns` taken off each (never below
+/// 0): the ptrace tally's and the kernel clock's latency_ns alike.
+LatencySummary latency_of(const LatencyHistogram& h, double overhead_ns);
+
 /// What the tracer's cost per timed call is known to be, and how well: what fill() subtracts.
 struct Overhead {
   double ns = 0;     // tracer cost per timed call (resume to exit stop, less the call)

@@ -1,0 +1,74 @@
+/* The layout the kernel clock's BPF program (syscall_clock.bpf.c) and its loader
+ * (tracer/bpf_clock.cc) share: map keys, values and config sizes. Plain C, fixed-width
+ * types only, so one header compiles for both targets. */
+#ifndef IOBENCH_TRACER_BPF_CLOCK_ABI_H
+#define IOBENCH_TRACER_BPF_CLOCK_ABI_H
+
+#ifdef __bpf__
+typedef unsigned long long clock_u64;
+typedef unsigned int clock_u32;
+typedef int clock_s32;
+#else
+#include <stdint.h>
+typedef uint64_t clock_u64;
+typedef uint32_t clock_u32;
+typedef int32_t clock_s32;
+#endif
+
+/* Syscall numbers per ABI (a power of two: the program masks keys with CLOCK_KEYS - 1); a key is
+ * the number, plus CLOCK_NR_PER_ABI for an i386 call. */
+#define CLOCK_NR_PER_ABI 512
+#define CLOCK_KEYS (2 * CLOCK_NR_PER_ABI)
+
+/* The buckets of tracer/latency_histogram.h: 64 per power of two, exact below 128, up to
+ * 2^40 ns. bpf_clock_test checks the two stay the same. */
+#define CLOCK_SUB_BITS 6
+#define CLOCK_MAX_BITS 40
+#define CLOCK_BUCKETS (2 * 64 + (CLOCK_MAX_BITS - CLOCK_SUB_BITS - 1) * 64)
+/* Histograms kept at once: the calls user space asks a latency for (the write family). */
+#define CLOCK_HIST_SLOTS 32
+
+/* syscall_flags[key] bits. */
+#define CLOCK_TRACED 1u     /* count and time this call */
+#define CLOCK_MOVES_DATA 2u /* a positive return value is a byte count */
+#define CLOCK_PER_FILE 4u   /* attribute it to the file behind fd_arg[key] */
+
+/* The i386 bit of the task's thread_info.status while it runs a compat call (x86 TS_COMPAT). */
+#define CLOCK_TS_COMPAT 0x0002u
+
+/* Per syscall key, per CPU. calls counts entries (a call that never returns, exit_group,
+ * counts too); the rest are taken at exit, so timed == the calls that returned. */
+struct clock_stat {
+  clock_u64 calls;
+  clock_u64 timed;
+  clock_u64 errors;       /* returned < 0 */
+  clock_u64 bytes;        /* sum of positive returns, CLOCK_MOVES_DATA calls only */
+  clock_u64 total_ns;     /* entry to exit, preempted time taken out */
+  clock_u64 preempted_ns; /* what was taken out */
+  clock_u64 blocked_ns;   /* voluntarily off CPU inside the calls: part of total_ns */
+};
+
+struct clock_hist {
+  clock_u64 buckets[CLOCK_BUCKETS];
+};
+
+/* A written-to file: the fd of a process and the inode behind it when the call began (the
+ * process is gone by the time user space reads this, so the kernel names the file). */
+struct clock_file_key {
+  clock_u64 ino;
+  clock_u32 dev; /* the kernel's dev_t: major << 20 | minor */
+  clock_u32 tgid;
+  clock_s32 fd;
+  clock_u32 key; /* the syscall key */
+};
+
+struct clock_file_stat {
+  clock_u64 calls;
+  clock_u64 errors;
+  clock_u64 bytes;
+  clock_u64 total_ns;
+  clock_u32 mode; /* i_mode: regular file, pipe, socket, char device... */
+  clock_u32 rdev; /* i_rdev of a device node (a terminal), kernel encoding */
+};
+
+#endif

@@ -1,0 +1,90 @@
+/* The few kernel types the kernel clock reads, written by hand instead of a generated
+ * vmlinux.h: preserve_access_index makes every field access a CO-RE relocation, resolved
+ * against the running kernel's BTF at load, so only the names here must match, not the
+ * layout. */
+#ifndef IOBENCH_TRACER_BPF_KERNEL_TYPES_H
+#define IOBENCH_TRACER_BPF_KERNEL_TYPES_H
+
+typedef signed char __s8;
+typedef unsigned char __u8;
+typedef short __s16;
+typedef unsigned short __u16;
+typedef int __s32;
+typedef unsigned int __u32;
+typedef long long __s64;
+typedef unsigned long long __u64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+typedef _Bool bool;
+#define true 1
+#define false 0
+
+enum bpf_map_type {
+  BPF_MAP_TYPE_HASH = 1,
+  BPF_MAP_TYPE_ARRAY = 2,
+  BPF_MAP_TYPE_PERCPU_ARRAY = 6,
+};
+enum { BPF_ANY = 0, BPF_NOEXIST = 1 };
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
+
+struct pt_regs {
+  unsigned long bp;
+  unsigned long bx;
+  unsigned long r10;
+  unsigned long r9;
+  unsigned long r8;
+  unsigned long cx;
+  unsigned long dx;
+  unsigned long si;
+  unsigned long di;
+};
+
+struct thread_info {
+  __u32 status;
+};
+
+typedef struct {
+  int counter;
+} atomic_t;
+
+struct signal_struct {
+  atomic_t live; /* threads not yet in do_exit's tail: 0 once the whole group exits */
+};
+
+struct super_block {
+  __u32 s_dev;
+};
+
+struct inode {
+  unsigned short i_mode;
+  unsigned long i_ino;
+  __u32 i_rdev;
+  struct super_block* i_sb;
+};
+
+struct file {
+  struct inode* f_inode;
+};
+
+struct fdtable {
+  unsigned int max_fds;
+  struct file** fd;
+};
+
+struct files_struct {
+  struct fdtable* fdt;
+};
+
+struct task_struct {
+  struct thread_info thread_info;
+  int pid;
+  int tgid;
+  struct files_struct* files;
+  struct signal_struct* signal;
+};
+
+#pragma clang attribute pop
+
+#endif

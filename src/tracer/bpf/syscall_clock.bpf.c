@@ -1,0 +1,310 @@
+/* The kernel clock: times every traced syscall of one process tree from sys_enter to
+ * sys_exit, in the kernel, and keeps per-syscall totals, a latency histogram and per-file
+ * totals in maps user space reads once, after the tree is gone (tracer/bpf_clock.h).
+ *
+ * Raw tracepoints only: fentry/fexit, tp_btf and kprobes do not load on every kernel we run
+ * on, raw_tracepoint does. Between the entry timestamp (the last thing sys_enter does) and
+ * the exit timestamp (the first thing sys_exit does) there is no map update or delete: the
+ * thread's in-flight slot is created once and reused, so the interval holds the call and the
+ * tracepoint dispatch, not our bookkeeping. */
+/* clang-format off: libbpf's headers use the types kernel_types.h defines, so it goes first. */
+#include "kernel_types.h"
+/* clang-format on */
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "clock_abi.h"
+
+char LICENSE[] SEC("license") = "GPL"; /* bpf_probe_read_kernel is GPL-only */
+
+/* Set by the loader before load: the verifier sees constants, the JIT folds them. */
+const volatile __u8 syscall_flags[CLOCK_KEYS];
+const volatile __s8 fd_arg[CLOCK_KEYS];    /* index of the fd among the args, -1 none */
+const volatile __u8 hist_slot[CLOCK_KEYS]; /* 1 + the histogram's slot, 0 for none */
+
+/* The tree: tgid -> 1. The loader adds the root; fork adds children; the group's exit
+ * removes them, so a recycled pid is not followed. */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 8192);
+  __type(key, __u32);
+  __type(value, __u8);
+} tracked SEC(".maps");
+
+/* One per thread of the tree, reused call after call (no update inside the interval). */
+struct inflight {
+  __u64 start_ns;     /* 0 until the entry timestamp is taken */
+  __u64 off_at;       /* when it left the CPU inside the call, 0 while on CPU */
+  __u64 preempted_ns; /* preempted time inside this call: taken out */
+  __u64 blocked_ns;   /* voluntarily off CPU (a real wait): kept in, reported apart */
+  __u64 ino;
+  __u32 dev;
+  __u32 key;
+  __s32 fd;
+  __u32 active;      /* between enter and exit of a traced call */
+  __u32 off_preempt; /* off_at was a preemption, not a wait */
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u32);
+  __type(value, struct inflight);
+} inflight SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, CLOCK_KEYS);
+  __type(key, __u32);
+  __type(value, struct clock_stat);
+} stats SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, CLOCK_HIST_SLOTS);
+  __type(key, __u32);
+  __type(value, struct clock_hist);
+} hists SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 16384);
+  __type(key, struct clock_file_key);
+  __type(value, struct clock_file_stat);
+} files SEC(".maps");
+
+/* The number of significant bits of v, with shifts: clang 14 crashes on __builtin_clzll
+ * when it targets BPF. */
+static __always_inline __u32 bit_width(__u64 v) {
+  __u32 n = 0;
+  if (v >> 32) {
+    v >>= 32;
+    n += 32;
+  }
+  if (v >> 16) {
+    v >>= 16;
+    n += 16;
+  }
+  if (v >> 8) {
+    v >>= 8;
+    n += 8;
+  }
+  if (v >> 4) {
+    v >>= 4;
+    n += 4;
+  }
+  if (v >> 2) {
+    v >>= 2;
+    n += 2;
+  }
+  if (v >> 1) {
+    v >>= 1;
+    n += 1;
+  }
+  return n + (__u32)v;
+}
+
+/* LatencyHistogram::bucket, the same arithmetic. */
+static __always_inline __u32 bucket_of(__u64 ns) {
+  const __u64 sub = 1ull << CLOCK_SUB_BITS;
+  if (ns >= (1ull << CLOCK_MAX_BITS)) ns = (1ull << CLOCK_MAX_BITS) - 1;
+  if (ns < 2 * sub) return (__u32)ns;
+  const __u32 shift = bit_width(ns) - CLOCK_SUB_BITS - 1;
+  return (__u32)(2 * sub + (shift - 1) * sub + ((ns >> shift) - sub));
+}
+
+static __always_inline bool in_compat_call(void) {
+  struct task_struct* task = (struct task_struct*)bpf_get_current_task();
+  return BPF_CORE_READ(task, thread_info.status) & CLOCK_TS_COMPAT;
+}
+
+/* Argument i of the call in flight: the native and the i386 ABIs pass them in other
+ * registers. */
+static __always_inline long syscall_arg(struct pt_regs* regs, int i, bool compat) {
+  switch (i) {
+    case 0:
+      return compat ? BPF_CORE_READ(regs, bx) : BPF_CORE_READ(regs, di);
+    case 1:
+      return compat ? BPF_CORE_READ(regs, cx) : BPF_CORE_READ(regs, si);
+    case 2:
+      return BPF_CORE_READ(regs, dx);
+    case 3:
+      return compat ? BPF_CORE_READ(regs, si) : BPF_CORE_READ(regs, r10);
+    case 4:
+      return compat ? BPF_CORE_READ(regs, di) : BPF_CORE_READ(regs, r8);
+    default:
+      return compat ? BPF_CORE_READ(regs, bp) : BPF_CORE_READ(regs, r9);
+  }
+}
+
+/* The inode behind fd in the current task, so the file is known after the process is gone. */
+static __always_inline void name_file(struct inflight* s, int fd) {
+  struct task_struct* task = (struct task_struct*)bpf_get_current_task();
+  struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
+  s->ino = 0;
+  s->dev = 0;
+  if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return;
+  struct file** fds = BPF_CORE_READ(fdt, fd);
+  struct file* f = 0;
+  bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+  if (!f) return;
+  struct inode* inode = BPF_CORE_READ(f, f_inode);
+  s->ino = BPF_CORE_READ(inode, i_ino);
+  s->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+}
+
+static __always_inline struct inflight* slot_of(__u32 tid) {
+  struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
+  if (s) return s;
+  struct inflight zero = {};
+  bpf_map_update_elem(&inflight, &tid, &zero, BPF_NOEXIST); /* once per thread */
+  return bpf_map_lookup_elem(&inflight, &tid);
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
+  const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  const __u32 tgid = pid_tgid >> 32;
+  if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
+  if (id < 0 || id >= CLOCK_NR_PER_ABI) return 0;
+  const bool compat = in_compat_call();
+  const __u32 key = (__u32)id + (compat ? CLOCK_NR_PER_ABI : 0);
+  if (key >= CLOCK_KEYS) return 0;
+  const __u8 flags = syscall_flags[key];
+  if (!(flags & CLOCK_TRACED)) return 0;
+  struct clock_stat* st = bpf_map_lookup_elem(&stats, &key);
+  if (st) __sync_fetch_and_add(&st->calls, 1);
+  struct inflight* s = slot_of((__u32)pid_tgid);
+  if (!s) return 0;
+  s->key = key;
+  s->fd = -1;
+  if (flags & CLOCK_PER_FILE) {
+    s->fd = (int)syscall_arg(regs, fd_arg[key & (CLOCK_KEYS - 1)], compat);
+    name_file(s, s->fd);
+  }
+  s->start_ns = 0; /* a preemption before the timestamp is not this call's */
+  s->off_at = 0;
+  s->preempted_ns = 0;
+  s->blocked_ns = 0;
+  s->active = 1;
+  s->start_ns = bpf_ktime_get_ns(); /* last: nothing of ours after it */
+  return 0;
+}
+
+static __always_inline void add_file(struct inflight* s, __u32 tgid, long ret, __u64 ns,
+                                     bool moves) {
+  struct clock_file_key fk = {
+      .ino = s->ino, .dev = s->dev, .tgid = tgid, .fd = s->fd, .key = s->key};
+  struct clock_file_stat* fs = bpf_map_lookup_elem(&files, &fk);
+  if (!fs) {
+    struct clock_file_stat zero = {};
+    bpf_map_update_elem(&files, &fk, &zero, BPF_NOEXIST);
+    fs = bpf_map_lookup_elem(&files, &fk);
+    if (!fs) return;
+    struct task_struct* task = (struct task_struct*)bpf_get_current_task();
+    struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
+    struct file** fds = BPF_CORE_READ(fdt, fd);
+    struct file* f = 0;
+    if (s->fd >= 0 && (unsigned int)s->fd < BPF_CORE_READ(fdt, max_fds))
+      bpf_probe_read_kernel(&f, sizeof(f), &fds[s->fd]);
+    if (f) {
+      fs->mode = BPF_CORE_READ(f, f_inode, i_mode);
+      fs->rdev = BPF_CORE_READ(f, f_inode, i_rdev);
+    }
+  }
+  __sync_fetch_and_add(&fs->calls, 1);
+  if (ret < 0) __sync_fetch_and_add(&fs->errors, 1);
+  if (ret > 0 && moves) __sync_fetch_and_add(&fs->bytes, ret);
+  __sync_fetch_and_add(&fs->total_ns, ns);
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
+  const __u64 now = bpf_ktime_get_ns(); /* first: nothing of ours before it */
+  const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  const __u32 tid = (__u32)pid_tgid;
+  struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
+  if (!s || !s->active) return 0;
+  s->active = 0;
+  const __u64 spent = now - s->start_ns;
+  const __u64 ns = spent > s->preempted_ns ? spent - s->preempted_ns : 0;
+  /* A mask, not a comparison: the verifier keeps a mask's bound across a spill. */
+  const __u32 key = s->key & (CLOCK_KEYS - 1);
+  const __u8 flags = syscall_flags[key];
+  const bool moves = flags & CLOCK_MOVES_DATA;
+  struct clock_stat* st = bpf_map_lookup_elem(&stats, &key);
+  if (st) {
+    __sync_fetch_and_add(&st->timed, 1);
+    if (ret < 0) __sync_fetch_and_add(&st->errors, 1);
+    if (ret > 0 && moves) __sync_fetch_and_add(&st->bytes, ret);
+    __sync_fetch_and_add(&st->total_ns, ns);
+    __sync_fetch_and_add(&st->preempted_ns, s->preempted_ns);
+    __sync_fetch_and_add(&st->blocked_ns, s->blocked_ns);
+  }
+  const __u32 slot = hist_slot[key & (CLOCK_KEYS - 1)];
+  if (slot > 0 && slot <= CLOCK_HIST_SLOTS) {
+    const __u32 index = slot - 1;
+    struct clock_hist* h = bpf_map_lookup_elem(&hists, &index);
+    __u64 b = bucket_of(ns);
+    /* The bound in the very register that indexes: clang 14 checks a 32-bit copy otherwise,
+     * and the verifier does not carry the bound over. */
+    asm volatile("if %[b] < %[top] goto +1\n\t%[b] = %[top]"
+                 : [b] "+r"(b)
+                 : [top] "i"(CLOCK_BUCKETS - 1));
+    if (h) __sync_fetch_and_add(&h->buckets[b], 1);
+  }
+  if (flags & CLOCK_PER_FILE) add_file(s, pid_tgid >> 32, ret, ns, moves);
+  return 0;
+}
+
+/* Preempted time is taken out of the call it interrupts; a voluntary sleep (a real wait in
+ * the kernel) is the call's own time and stays in, counted apart so that user space can
+ * also tell the call's time on CPU. */
+SEC("raw_tp/sched_switch")
+int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_struct* next) {
+  __u64 now = 0;
+  const __u32 prev_pid = BPF_CORE_READ(prev, pid);
+  struct inflight* out = bpf_map_lookup_elem(&inflight, &prev_pid);
+  if (out && out->active && out->start_ns) {
+    now = bpf_ktime_get_ns();
+    out->off_at = now;
+    out->off_preempt = preempt;
+  }
+  const __u32 next_pid = BPF_CORE_READ(next, pid);
+  struct inflight* s = bpf_map_lookup_elem(&inflight, &next_pid);
+  if (s && s->off_at) {
+    if (s->active && s->start_ns) {
+      if (!now) now = bpf_ktime_get_ns();
+      if (s->off_preempt)
+        s->preempted_ns += now - s->off_at;
+      else
+        s->blocked_ns += now - s->off_at;
+    }
+    s->off_at = 0;
+  }
+  return 0;
+}
+
+/* Fires in the parent before the child first runs: the child is tracked before it can make
+ * a call. A new thread has the parent's tgid, already tracked. */
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(clock_fork, struct task_struct* parent, struct task_struct* child) {
+  const __u32 parent_tgid = BPF_CORE_READ(parent, tgid);
+  if (!bpf_map_lookup_elem(&tracked, &parent_tgid)) return 0;
+  const __u32 child_tgid = BPF_CORE_READ(child, tgid);
+  const __u8 one = 1;
+  bpf_map_update_elem(&tracked, &child_tgid, &one, BPF_ANY);
+  return 0;
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(clock_exit_task, struct task_struct* task) {
+  const __u32 tgid = BPF_CORE_READ(task, tgid);
+  if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
+  const __u32 tid = BPF_CORE_READ(task, pid);
+  bpf_map_delete_elem(&inflight, &tid);
+  /* do_exit decrements signal->live before this tracepoint: 0 means the last thread. */
+  if (BPF_CORE_READ(task, signal, live.counter) == 0) bpf_map_delete_elem(&tracked, &tgid);
+  return 0;
+}

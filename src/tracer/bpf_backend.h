@@ -1,0 +1,71 @@
+// The kernel clock as a counting backend (--tracer bpf): BpfClock (bpf_clock.h) loaded once
+// per backend, its run turned into the TraceResult the ptrace backend fills, with the clock's
+// bias measured next to each run and taken out of every call.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "tracer/backend_traits.h"
+#include "tracer/bpf_clock.h"
+#include "tracer/counting_backend.h"
+
+namespace iobench {
+
+struct TracerOptions;
+
+/// bpf: every call timed in the kernel, of any syscall, with its return. Not per file yet
+/// (fd kinds come from the kernel's mode and rdev, rings not told from eventfds), nor per
+/// process (the kernel splits only the write family by process): auto leaves it alone until
+/// the suite runs under it.
+inline constexpr BackendTraits kBpfTraits{
+    .name = "bpf",
+    .label = "kernel clock (eBPF)",
+    .help = "eBPF kernel clock: every call timed in the kernel; root or CAP_BPF + CAP_PERFMON",
+    .noun = "kernel clock",
+    .call_cost_ns = 450,  // the enter and exit programs, measured by bpf_stats: ~430 ns a call
+    .times = true,
+    .returns = true,
+    .per_file = false,
+    .per_process = false,
+    .every_syscall = true,
+    .subtracts_tracer_cost = true,  // its bias, measured next to each run
+    .pins = false,
+    .automatic = false,  // flip once the suite runs under it (issue 26)
+};
+
+/// Why --tracer bpf cannot run here, in one line (bpf_clock_unavailable_reason()); empty
+/// when it can.
+std::string bpf_backend_unavailable();
+
+class BpfBackend final : public CountingBackend {
+ public:
+  explicit BpfBackend(const TracerOptions& options);
+  ~BpfBackend() override;
+  BpfBackend(const BpfBackend&) = delete;
+  BpfBackend& operator=(const BpfBackend&) = delete;
+
+  /// BpfClock::run, then the clock's bias (a few short getppid stretches) in timing mode.
+  /// Throws Error when the program does not load.
+  TraceResult run(const std::function<int()>& child_main,
+                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt) override;
+  /// The bias subtracted per call (ns, rounded; may be negative), measured now if no run has.
+  std::int64_t overhead_ns() override;
+
+ private:
+  const tracing::BpfBias& bias();
+  TraceMode mode_;
+  tracing::BpfClock clock_;
+  std::optional<tracing::BpfBias> bias_;  // of the last run
+};
+
+/// A BpfClockRun as a TraceResult (mode kTiming: times less `bias`; kCount: calls only).
+TraceResult to_trace_result(const tracing::BpfClockRun& run, TraceMode mode,
+                            const tracing::BpfBias& bias);
+
+}  // namespace iobench

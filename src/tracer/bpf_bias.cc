@@ -1,0 +1,82 @@
+// The kernel clock's bias and cost, measured on a null syscall in this very process:
+// traced and untraced stretches alternated, so a change of the host's speed moves both.
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "base/monotonic_clock.h"
+#include "tracer/bpf/clock_abi.h"
+#include "tracer/bpf_clock.h"
+#include "tracer/bpf_loader.h"
+
+namespace iobench::tracing {
+
+static_assert(kBiasCall == SYS_getppid);
+
+namespace {
+
+/// CPU ns per getppid over `calls` calls, timed from here. CPU time: on a busy machine a
+/// wall clock would also count the time others ran, which the kernel clock leaves out.
+double time_getppid(int calls) {
+  const std::int64_t start = thread_cpu_ns();
+  for (int i = 0; i < calls; ++i) (void)::syscall(SYS_getppid);
+  return static_cast<double>(thread_cpu_ns() - start) / calls;
+}
+
+struct Spread {
+  double median = 0, half_iqr = 0;
+};
+
+Spread spread_of(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  const auto at = [&](double q) {
+    return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+  };
+  return {.median = at(0.5), .half_iqr = (at(0.75) - at(0.25)) / 2};
+}
+
+}  // namespace
+
+BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
+  BpfLoader loader;
+  loader.rodata().flags[kBiasCall] = CLOCK_TRACED;
+  loader.load();
+  return measure_bias_with(loader, stretches, calls_per_stretch);
+}
+
+BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch) {
+  const int key = kBiasCall;
+  loader.track(::getpid());
+  std::vector<double> kernel, untraced, bias, overhead;
+  (void)time_getppid(calls_per_stretch);  // warm: the first stretch pays for cold caches
+  for (int i = 0; i < stretches; ++i) {
+    // Detached for the untraced stretch: while attached, every task takes the slow path.
+    const double u = time_getppid(calls_per_stretch);
+    const clock_stat before = loader.stat(key);
+    loader.attach();
+    const double t = time_getppid(calls_per_stretch);
+    loader.detach();
+    const clock_stat after = loader.stat(key);
+    const auto timed = static_cast<double>(after.timed - before.timed);
+    if (timed <= 0) continue;
+    const double k = static_cast<double>(after.total_ns - before.total_ns) / timed;
+    kernel.push_back(k);
+    untraced.push_back(u);
+    bias.push_back(k - u);
+    overhead.push_back(t - u);
+  }
+  loader.untrack(::getpid());
+  const Spread b = spread_of(bias), o = spread_of(overhead);
+  return {.bias_ns = b.median,
+          .bias_spread_ns = b.half_iqr,
+          .overhead_ns = o.median,
+          .overhead_spread_ns = o.half_iqr,
+          .kernel_ns = spread_of(kernel).median,
+          .untraced_ns = spread_of(untraced).median,
+          .stretches = static_cast<int>(bias.size())};
+}
+
+}  // namespace iobench::tracing

@@ -1,0 +1,70 @@
+// The kernel clock's program as objects: the bpftool skeleton of tracer/bpf/syscall_clock.bpf.c
+// behind RAII (unloaded in the destructor), its config and its maps read as plain values.
+// In a build without libbpf (IOBENCH_HAVE_BPF 0), load() throws with the reason.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "tracer/bpf/clock_abi.h"
+#include "tracer/bpf_clock.h"
+#include "tracer/latency_histogram.h"
+
+namespace iobench::tracing {
+
+/// The program's const volatile config, copied into its .rodata before load.
+struct BpfRodata {
+  std::uint8_t flags[CLOCK_KEYS] = {};
+  std::int8_t fd_arg[CLOCK_KEYS] = {};
+  std::uint8_t hist_slot[CLOCK_KEYS] = {};
+};
+
+/// Why this build has no kernel clock; empty when it has one.
+std::string bpf_build_gap();
+/// Why the kernel clock cannot run here, from a trivial raw_tp program loaded and attached to
+/// sys_enter for an instant (about a millisecond, where the real program's load reads the
+/// kernel's BTF for tens): privileges, the program type, the tracepoint, the BTF CO-RE needs.
+/// Empty when it can.
+std::string bpf_probe_gap();
+
+class BpfLoader {
+ public:
+  BpfLoader();
+  ~BpfLoader();
+  BpfLoader(const BpfLoader&) = delete;
+  BpfLoader& operator=(const BpfLoader&) = delete;
+
+  BpfRodata& rodata() noexcept { return rodata_; }
+  /// Opens, verifies and JITs the program with rodata(). Throws Error with the reason.
+  void load();
+  /// Follows the process `tgid` (and, from now on, every process it forks).
+  void track(pid_t tgid);
+  void untrack(pid_t tgid);
+  /// Attaches the five raw tracepoints; detach() removes them (the maps stay readable).
+  void attach();
+  void detach() noexcept;
+  /// Empties every map (counts, histograms, files, the tree, the slots) for the next run.
+  void reset();
+
+  /// One syscall key's totals, summed over CPUs.
+  clock_stat stat(int key) const;
+  LatencyHistogram histogram(int slot) const;
+  void for_each_file(
+      const std::function<void(const clock_file_key&, const clock_file_stat&)>& f) const;
+
+ private:
+  struct Impl;
+  BpfRodata rodata_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The null syscall the bias is measured on (getppid): every BpfClock's program times it.
+inline constexpr int kBiasCall = 110;  // x86-64's getppid; bpf_bias.cc checks it
+/// measure_bpf_bias on an already loaded program whose config times kBiasCall.
+BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch);
+
+}  // namespace iobench::tracing

@@ -1,0 +1,150 @@
+// iobench-bpf-clock: the kernel clock (src/tracer/bpf_clock.h) from a shell, for
+// tools/bpf_accuracy.sh and for trying it before it is a --tracer backend.
+//   iobench-bpf-clock accuracy PATH N STRETCHES  one-line writes to PATH: kernel ns/write of a
+//                                                traced child (all, and on CPU) vs CPU
+//                                                ns/write self-timed untraced here, and the
+//                                                traced child's own, alternated, one line each
+//   iobench-bpf-clock bias [STRETCHES]           the clock's bias and cost on getppid
+//   iobench-bpf-clock run PROGRAM [ARGS...]      per-syscall totals of PROGRAM's tree
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/monotonic_clock.h"
+#include "base/unique_fd.h"
+#include "tracer/bpf_clock.h"
+#include "tracer/syscalls.h"
+
+namespace {
+
+using iobench::tracing::BpfClock;
+using iobench::tracing::BpfClockRun;
+
+constexpr char kLine[] = "line 000000\n";
+constexpr int kLineBytes = 12;
+
+/// n one-line write(2) calls to path; CPU ns per write (the file is truncated first).
+double write_lines(const std::string& path, int n) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  const std::int64_t start = iobench::thread_cpu_ns();
+  for (int i = 0; i < n; ++i)
+    if (::write(fd, kLine, kLineBytes) != kLineBytes) break;
+  const std::int64_t end = iobench::thread_cpu_ns();
+  ::close(fd);
+  return static_cast<double>(end - start) / n;
+}
+
+BpfClock write_clock() {
+  static const iobench::tracing::SyscallTable table;
+  auto config = iobench::tracing::write_family_config(table);
+  // IOBENCH_BPF_NO_FILES=1: no per-file attribution, to see what naming the file costs.
+  if (std::getenv("IOBENCH_BPF_NO_FILES") != nullptr)
+    for (auto& spec : config.syscalls) spec.fd_arg = -1;
+  return BpfClock(std::move(config));
+}
+
+double kernel_ns_per_write(const BpfClockRun& run) {
+  for (const auto& s : run.syscalls)
+    if (s.nr == SYS_write && !s.compat && s.timed > 0)
+      return static_cast<double>(s.total_ns) / static_cast<double>(s.timed);
+  return -1;
+}
+
+/// The same, on CPU only: a write that waited (journal, dirty throttling) waited in both.
+double on_cpu_ns_per_write(const BpfClockRun& run) {
+  for (const auto& s : run.syscalls)
+    if (s.nr == SYS_write && !s.compat && s.timed > 0)
+      return static_cast<double>(s.total_ns - s.blocked_ns) / static_cast<double>(s.timed);
+  return -1;
+}
+
+int accuracy(const std::string& path, int n, int stretches) {
+  BpfClock clock = write_clock();
+  const iobench::tracing::BpfBias bias = clock.bias(10, 20000);  // the same program
+  std::printf("bias %.0f ± %.0f ns (getppid: kernel %.0f, untraced %.0f), cost %.0f ns/call\n",
+              bias.bias_ns, bias.bias_spread_ns, bias.kernel_ns, bias.untraced_ns,
+              bias.overhead_ns);
+  for (int i = 0; i < stretches; ++i) {
+    const double untraced = write_lines(path, n);
+    iobench::tracing::SharedMapping<double> traced_self;  // the traced child's own CPU ns/write
+    const BpfClockRun run = clock.run([&] {
+      *traced_self.get() = write_lines(path, n);
+      return *traced_self.get() > 0 ? 0 : 1;
+    });
+    const double kernel = kernel_ns_per_write(run), on_cpu = on_cpu_ns_per_write(run);
+    // Ratios on CPU: the untraced side is CPU time, which leaves a wait out.
+    std::printf(
+        "%d bpf %.0f on_cpu %.0f untraced %.0f ratio %.3f corrected %.3f traced_self %.0f\n", i,
+        kernel, on_cpu, untraced, on_cpu / untraced, (on_cpu - bias.bias_ns) / untraced,
+        *traced_self.get());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int bias(int stretches) {
+  const auto b = iobench::tracing::measure_bpf_bias(stretches, 20000);
+  std::printf(
+      "getppid untraced %.0f ns, kernel interval %.0f ns, bias %.0f ± %.0f ns, "
+      "cost to the caller %.0f ± %.0f ns (%d stretches)\n",
+      b.untraced_ns, b.kernel_ns, b.bias_ns, b.bias_spread_ns, b.overhead_ns, b.overhead_spread_ns,
+      b.stretches);
+  return 0;
+}
+
+int run(std::vector<std::string> args) {
+  static const iobench::tracing::SyscallTable table;
+  BpfClock clock(iobench::tracing::write_family_config(table, true));
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const BpfClockRun r = clock.run([&] {
+    ::execvp(argv[0], argv.data());
+    return 127;
+  });
+  std::printf("load %.1f ms, attach %.1f ms, detach %.1f ms, read %.1f ms\n", r.timings.load_ms,
+              r.timings.attach_ms, r.timings.detach_ms, r.timings.read_ms);
+  for (const auto& s : r.syscalls)
+    std::printf("%4d%s calls %llu errors %llu bytes %llu blocked_ns %lld ns/call %.0f\n", s.nr,
+                s.compat ? " (i386)" : "", static_cast<unsigned long long>(s.calls),
+                static_cast<unsigned long long>(s.errors), static_cast<unsigned long long>(s.bytes),
+                static_cast<long long>(s.blocked_ns),
+                s.timed ? static_cast<double>(s.total_ns) / static_cast<double>(s.timed) : 0.0);
+  for (const auto& f : r.files)
+    std::printf("pid %d fd %d ino %lu mode %o calls %llu bytes %llu\n", f.tgid, f.fd,
+                static_cast<unsigned long>(f.ino), f.mode, static_cast<unsigned long long>(f.calls),
+                static_cast<unsigned long long>(f.bytes));
+  return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (const std::string why = iobench::tracing::bpf_clock_unavailable_reason(); !why.empty()) {
+      std::fprintf(stderr, "iobench-bpf-clock: %s\n", why.c_str());
+      return 77;
+    }
+    if (args.size() == 4 && args[0] == "accuracy")
+      return accuracy(args[1], std::atoi(args[2].c_str()), std::atoi(args[3].c_str()));
+    if (!args.empty() && args[0] == "bias")
+      return bias(args.size() > 1 ? std::atoi(args[1].c_str()) : 10);
+    if (args.size() > 1 && args[0] == "run") return run({args.begin() + 1, args.end()});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iobench-bpf-clock: %s\n", e.what());
+    return 1;
+  }
+  std::fprintf(stderr,
+               "usage: iobench-bpf-clock accuracy PATH N STRETCHES | bias [N] | run PROGRAM...\n");
+  return 2;
+}
