@@ -99,7 +99,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"buffer_size", "sync", "direct"};
 
 extern const Strategy kBuffered = {

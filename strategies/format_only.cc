@@ -64,7 +64,7 @@ std::string note(const NoteFigures& f) {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
 extern const Strategy kFormatOnly = {

@@ -37,7 +37,7 @@ std::string note(const NoteFigures& f) {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"buffer_size", "queue_depth", "sync", "direct"};
 
 extern const Strategy kIoUringSqpoll = {

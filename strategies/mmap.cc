@@ -111,7 +111,7 @@ std::string note(const NoteFigures& f) {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"map_window", "sync", "direct"};
 
 extern const Strategy kMmap = {

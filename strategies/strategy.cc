@@ -60,4 +60,16 @@ int write_all(int fd, const char* data, std::size_t len) noexcept {
   return 0;
 }
 
+std::string to_string(const SyncPolicy& sync) {
+  switch (sync.mode) {
+    case SyncMode::kEnd:
+      return "end";
+    case SyncMode::kEvery:
+      return "every:" + std::to_string(sync.every);
+    case SyncMode::kNone:
+      break;
+  }
+  return "none";
+}
+
 }  // namespace iobench

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "strategies/note.h"
@@ -26,6 +27,8 @@ struct SyncPolicy {
   SyncMode mode = SyncMode::kNone;
   std::uint64_t every = 0;  // kEvery only, at least 1
 };
+/// --sync as it is written: "none", "end" or "every:N" (JSON config, headers).
+std::string to_string(const SyncPolicy& sync);
 
 /// Every knob a strategy may read. One struct so that every run records its full configuration.
 struct StrategyParams {
@@ -105,7 +108,7 @@ struct Strategy {
   // false for format-only: the file it creates stays empty and the parent checks
   // produced_bytes instead of the file's content.
   bool writes_file = true;
-  // The StrategyParams knobs it reads, by their name in src/cli/knobs.cc (line_length is
+  // The StrategyParams knobs it reads, by their name in strategies/knobs.cc (line_length is
   // everyone's, through line_format). A sweep of any other knob is refused for it.
   std::span<const std::string_view> knobs = {};
   StrategyRole role = StrategyRole::kNormal;

@@ -7,7 +7,7 @@
 //   2. Declare `extern const Strategy kYourName;` in strategies/registry.cc and add it to
 //      kAll, in the order the table should show it.
 //   3. Add the file to strategies/CMakeLists.txt.
-//   4. List the knobs it reads in kKnobs (a new knob is a row in src/cli/knobs.cc).
+//   4. List the knobs it reads in kKnobs (a new knob is a row in strategies/knobs.cc).
 //   5. Mention it in README.md: what it demonstrates and which knob it reads.
 // tests/strategies_test.cc runs every registered strategy over awkward N; add a case there
 // for any parameter of your own.
@@ -65,7 +65,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 // extern: a namespace-scope const has internal linkage otherwise, and registry.cc could not
 // see it.
-// The knobs it reads, by their names in src/cli/knobs.cc: a sweep of any other is refused.
+// The knobs it reads, by their names in strategies/knobs.cc: a sweep of any other is refused.
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
 // Named fields: one left out keeps strategy.h's default (it writes the file, role kNormal,

@@ -36,7 +36,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
 // The reference row: the summary measures every other strategy against it.

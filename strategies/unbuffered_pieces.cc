@@ -44,7 +44,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"sync", "direct"};
 
 extern const Strategy kUnbufferedPieces = {

@@ -83,7 +83,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
 
 }  // namespace
 
-// The knobs it reads (src/cli/knobs.cc).
+// The knobs it reads (strategies/knobs.cc).
 constexpr std::string_view kKnobs[] = {"batch", "sync", "direct"};
 
 extern const Strategy kWritev = {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
-#include "cli/knobs.h"
+#include "strategies/knobs.h"
 #include "strategies/strategy.h"
 #include "tracer/tracer.h"
 

@@ -1,5 +1,5 @@
 // The command line's entry: the bench run's own flags, the subcommands, and the dispatch.
-// The flags several commands share are groups (flag_groups.h, tracer_flags.h, knobs.h).
+// The flags several commands share are groups (flag_groups.h, tracer_flags.h, knob_flags.h).
 #include "cli/cli.h"
 
 #include <fmt/format.h>
@@ -16,7 +16,7 @@
 #include "base/error.h"
 #include "cli/cli_values.h"
 #include "cli/flag_groups.h"
-#include "cli/knobs.h"
+#include "cli/knob_flags.h"
 #include "cli/trace_cli.h"
 #include "cli/tracer_flags.h"
 #include "report/dirs.h"
@@ -88,7 +88,7 @@ void BenchFlags::add(CLI::App& app) {
   app.add_flag("--no-interleave", no_interleave_,
                "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep_, "Keep one verified <strategy>.out per strategy");
-  knobs_.add(app);  // --buffer-size ... --direct: the table in knobs.cc
+  knobs_.add(app);  // --buffer-size ... --direct: the table in strategies/knobs.cc
   output_.add(app);
   app.add_flag("--latency", latency_,
                "Add the write calls' p50/p99/max latency columns (traced run, timing mode); "

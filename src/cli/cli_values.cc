@@ -15,7 +15,6 @@
 #include "cli/cli.h"
 #include "report/reporter.h"
 #include "strategies/registry.h"
-#include "strategies/support/line_format.h"
 
 namespace iobench {
 namespace {
@@ -160,21 +159,6 @@ SortOrder parse_sort(const std::string& text) {
   if (text == "time") return SortOrder::kTime;
   if (text == "syscalls") return SortOrder::kSyscalls;
   throw Error("--sort: unknown order '" + text + "' (name, time, syscalls)");
-}
-
-std::size_t parse_line_length(const std::string& text, std::uint64_t lines) {
-  if (text.empty()) return 0;
-  const std::uint64_t length = parse_size("--line-length", text);
-  if (const std::size_t min = LineFormat::min_length(lines); length < min)
-    throw Error(fmt::format("--line-length {} is too short for {} lines: at least {} bytes", text,
-                            lines, min));
-  if (length > kMaxLineLength)
-    throw Error(fmt::format("--line-length {}: at most 64KiB ({} bytes)", text, kMaxLineLength));
-  std::uint64_t total = 0;
-  if (__builtin_mul_overflow(lines, length, &total))
-    throw Error(fmt::format("--line-length {}: {} lines of it would not fit in 64 bits of bytes",
-                            text, lines));
-  return static_cast<std::size_t>(length);
 }
 
 }  // namespace iobench

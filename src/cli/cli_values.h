@@ -23,8 +23,5 @@ double parse_fraction(const std::string& flag, const std::string& text);
 std::vector<const Strategy*> parse_strategies(const std::string& text);
 /// --sync none | end | every:N.
 SyncPolicy parse_sync(const std::string& text);
-/// --line-length BYTES (a size, 4K works) for `lines` lines: 0 when text is empty (unpadded
-/// lines), else at least the longest line's own length and at most kMaxLineLength.
-std::size_t parse_line_length(const std::string& text, std::uint64_t lines);
 
 }  // namespace iobench

@@ -2,7 +2,7 @@
 // validation, error text): `add` registers them on a CLI::App, and after parsing the group
 // turns their words into validated option fields (Error, exit 2, naming the flag). The bench
 // run, `sweep` (through the bench run), `compare` and `trace` register the groups they use;
-// the tracer's group is tracer_flags.h and the knobs' is knobs.h.
+// the tracer's group is tracer_flags.h and the knobs' is knob_flags.h.
 #pragma once
 
 #include <chrono>

@@ -11,7 +11,7 @@
 #include "base/error.h"
 #include "cli/cli.h"
 #include "cli/cli_values.h"
-#include "cli/knobs.h"
+#include "strategies/knobs.h"
 
 namespace iobench {
 namespace {

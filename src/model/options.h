@@ -106,17 +106,4 @@ struct SweepOptions {
 /// Default parent directory: $TMPDIR, else /tmp.
 std::string default_dir();
 
-/// --sync as it is written: "none", "end" or "every:N" (JSON config, headers).
-inline std::string to_string(const SyncPolicy& sync) {
-  switch (sync.mode) {
-    case SyncMode::kEnd:
-      return "end";
-    case SyncMode::kEvery:
-      return "every:" + std::to_string(sync.every);
-    case SyncMode::kNone:
-      break;
-  }
-  return "none";
-}
-
 }  // namespace iobench

@@ -8,7 +8,7 @@
 #include <utility>
 #include <variant>
 
-#include "cli/knobs.h"
+#include "strategies/knobs.h"
 #include "report/escape.h"
 #include "report/json_result.h"
 #include "report/reporter.h"

@@ -1,7 +1,8 @@
 // The one table of strategy knobs (as fio's engines own their options): a row per member of
 // StrategyParams that a flag sets. The table drives the bench flags and their validation
-// (cli.cc), the flags a sweep may vary (sweep_cli.cc), every JSON config block (json.cc) and
-// the options a baseline compares (baseline.cc). Defaults live once, in StrategyParams.
+// (cli/knob_flags.cc), the flags a sweep may vary (sweep_cli.cc), every JSON config block
+// (json.cc) and the options a baseline compares (baseline.cc). Defaults live once, in
+// StrategyParams. Words become numbers in cli/; the rows judge and store the numbers.
 // Adding a knob: a member in StrategyParams, a row in knobs.cc, and its name in the `knobs`
 // of each strategy that reads it.
 #pragma once
@@ -15,11 +16,6 @@
 
 #include "strategies/strategy.h"
 
-namespace CLI {
-class App;
-class Option;
-}  // namespace CLI
-
 namespace iobench {
 
 /// How a knob's value is typed: a size (4K works), a whole number, a policy word, a switch.
@@ -29,17 +25,23 @@ enum class KnobKind { kSize, kCount, kPolicy, kSwitch };
 /// number, a switch, or a policy word.
 using KnobValue = std::variant<std::monostate, std::uint64_t, bool, std::string>;
 
+/// A knob's value once cli/ parsed the words: a number (kSize, kCount), a policy, a switch.
+using KnobSetting = std::variant<std::uint64_t, SyncPolicy, bool>;
+
 struct Knob {
   std::string_view name;  // the JSON config key and the name strategies declare
   std::string_view flag;  // "--buffer-size"
   KnobKind kind;
-  bool sweepable;          // `iobench sweep` may vary it
-  bool every_strategy;     // read by every strategy (through line_format), not declared
-  std::uint64_t min, max;  // limits for kSize and kCount (parse may check more)
-  std::string_view help;   // the flag's help line, its default included
-  /// Validates `text` and stores it in p (Error names the flag, exit 2). Runs after
-  /// p.lines is set, in table order.
-  void (*parse)(const Knob& self, const std::string& text, StrategyParams& p);
+  bool sweepable = false;          // `iobench sweep` may vary it
+  bool every_strategy = false;     // read by every strategy (through line_format), not declared
+  bool empty_is_default = false;   // an empty value keeps the default (--line-length "")
+  std::uint64_t min = 0, max = 0;  // limits for kSize and kCount (set may check more)
+  std::string_view help;           // the flag's help line, its default included
+  /// Judges an already-parsed value (`words`: as written, for the messages) and stores it in
+  /// p; returns the error naming the flag, empty when it is stored. Runs after p.lines is
+  /// set, in table order.
+  std::string (*set)(const Knob& self, const KnobSetting& v, std::string_view words,
+                     StrategyParams& p);
   KnobValue (*value)(const StrategyParams& p);
 };
 
@@ -52,21 +54,5 @@ const Knob* find_knob(std::string_view name) noexcept;
 std::vector<std::string> strategies_using(const Knob& knob);
 /// The value as a baseline shows it: "default" for null, else the JSON text.
 std::string knob_text(const KnobValue& v);
-
-/// The knobs' flag group of a bench run: adds every flag, then validates into params.
-class KnobFlags {
- public:
-  void add(CLI::App& app);
-  /// params.lines must be set already (--line-length checks against it).
-  void apply(StrategyParams& params) const;
-
- private:
-  struct Slot {
-    std::string text;
-    bool on = false;
-    CLI::Option* option = nullptr;
-  };
-  std::vector<Slot> slots_;
-};
 
 }  // namespace iobench
