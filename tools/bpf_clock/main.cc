@@ -75,7 +75,7 @@ int accuracy(const std::string& path, int n, int stretches) {
               bias.overhead_ns);
   for (int i = 0; i < stretches; ++i) {
     const double untraced = write_lines(path, n);
-    iobench::tracing::SharedMapping<double> traced_self;  // the traced child's own CPU ns/write
+    iobench::SharedMapping<double> traced_self;  // the traced child's own CPU ns/write
     const BpfClockRun run = clock.run([&] {
       *traced_self.get() = write_lines(path, n);
       return *traced_self.get() > 0 ? 0 : 1;
