@@ -9,20 +9,21 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "tracer/backend_traits.h"
 #include "tracer/bpf_clock.h"
 #include "tracer/counting_backend.h"
+#include "tracer/fd_kind.h"
 
 namespace iobench {
 
 struct TracerOptions;
 
-/// bpf: every call timed in the kernel, of any syscall, with its return. Not per file yet
-/// (fd kinds come from the kernel's mode and rdev, rings not told from eventfds), nor per
-/// process (the kernel splits only the write family by process): auto leaves it alone until
-/// the suite runs under it.
+/// bpf: every call timed in the kernel, of any syscall, with its return, per file (named
+/// and classified from what the kernel saw at the call) and per process: auto leaves it
+/// alone until the suite runs under it.
 inline constexpr BackendTraits kBpfTraits{
     .name = "bpf",
     .label = "kernel clock (eBPF)",
@@ -31,8 +32,8 @@ inline constexpr BackendTraits kBpfTraits{
     .call_cost_ns = 450,  // the enter and exit programs, measured by bpf_stats: ~430 ns a call
     .times = true,
     .returns = true,
-    .per_file = false,
-    .per_process = false,
+    .per_file = true,
+    .per_process = true,
     .every_syscall = true,
     .subtracts_tracer_cost = true,  // its bias, measured next to each run
     .pins = false,
@@ -64,8 +65,11 @@ class BpfBackend final : public CountingBackend {
   std::optional<tracing::BpfBias> bias_;  // of the last run
 };
 
-/// A BpfClockRun as a TraceResult (mode kTiming: times less `bias`; kCount: calls only).
+/// A BpfClockRun as a TraceResult (mode kTiming: times less `bias`; kCount: calls only),
+/// files classified as classify_fd would have (`streams`: the child's standard streams).
+/// In bpf_result.cc.
 TraceResult to_trace_result(const tracing::BpfClockRun& run, TraceMode mode,
-                            const tracing::BpfBias& bias);
+                            const tracing::BpfBias& bias,
+                            const std::vector<tracing::FileId>& streams);
 
 }  // namespace iobench

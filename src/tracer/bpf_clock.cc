@@ -10,8 +10,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "base/error.h"
@@ -113,15 +115,43 @@ std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata
   return out;
 }
 
+/// The path /proc/PID/fd shows for what the kernel named (syscall_clock.bpf.c, name_walk).
+std::string path_of(const clock_file_name& n, std::uint64_t ino) {
+  auto comp = [&](std::uint32_t i) {
+    const char* c = n.comp[i];
+    return std::string(c, strnlen(c, CLOCK_NAME_LEN));
+  };
+  const std::string leaf = n.depth > 0 ? comp(0) : std::string();
+  if (n.magic == CLOCK_PIPE_MAGIC) return "pipe:[" + std::to_string(ino) + "]";
+  if (n.magic == CLOCK_SOCK_MAGIC) return "socket:[" + std::to_string(ino) + "]";
+  if (n.magic == CLOCK_ANON_MAGIC) return "anon_inode:" + leaf;
+  std::string path;
+  for (std::uint32_t i = std::min<std::uint32_t>(n.depth, CLOCK_NAME_DEPTH); i-- > 0;)
+    path += "/" + comp(i);
+  return path.empty() ? "/" : path;
+}
+
+/// The names map by (process, fd, file): the key without its syscall.
+using NameKey =
+    std::tuple<std::uint32_t, std::int32_t, std::uint64_t, std::uint64_t, std::uint32_t>;
+NameKey name_key(const clock_file_key& k) { return {k.tgid, k.fd, k.ino, k.tag, k.dev}; }
+
 std::vector<BpfFileStats> collect_files(BpfLoader& loader) {
+  std::map<NameKey, clock_file_name> names;
+  loader.for_each_name(
+      [&](const clock_file_key& k, const clock_file_name& n) { names.emplace(name_key(k), n); });
   std::vector<BpfFileStats> out;
   loader.for_each_file([&](const clock_file_key& k, const clock_file_stat& v) {
+    const auto name = names.find(name_key(k));
+    const bool named = k.ino != 0 && name != names.end();
     out.push_back({.tgid = static_cast<pid_t>(k.tgid),
                    .fd = k.fd,
                    .dev = k.ino != 0 ? user_dev(k.dev) : 0,
                    .ino = static_cast<ino_t>(k.ino),
                    .mode = v.mode,
                    .rdev = user_dev(v.rdev),
+                   .path = named ? path_of(name->second, k.ino) : std::string(),
+                   .writable = named && (name->second.f_mode & CLOCK_FMODE_WRITE) != 0,
                    .nr = static_cast<int>(k.key % CLOCK_NR_PER_ABI),
                    .compat = k.key >= CLOCK_NR_PER_ABI,
                    .calls = v.calls,
@@ -131,6 +161,26 @@ std::vector<BpfFileStats> collect_files(BpfLoader& loader) {
   });
   std::sort(out.begin(), out.end(), [](const BpfFileStats& a, const BpfFileStats& b) {
     return std::tie(a.tgid, a.fd, a.ino, a.nr) < std::tie(b.tgid, b.fd, b.ino, b.nr);
+  });
+  return out;
+}
+
+std::vector<BpfProcessStats> collect_processes(BpfLoader& loader,
+                                               const std::vector<bool>& reported) {
+  std::vector<BpfProcessStats> out;
+  loader.for_each_process([&](const clock_proc_key& k, const clock_proc_stat& v) {
+    if (k.key >= reported.size() || !reported[k.key]) return;  // the bias call
+    out.push_back({.tgid = static_cast<pid_t>(k.tgid),
+                   .nr = static_cast<int>(k.key % CLOCK_NR_PER_ABI),
+                   .compat = k.key >= CLOCK_NR_PER_ABI,
+                   .calls = v.calls,
+                   .timed = v.timed,
+                   .errors = v.errors,
+                   .bytes = v.bytes,
+                   .total_ns = static_cast<std::int64_t>(v.total_ns)});
+  });
+  std::sort(out.begin(), out.end(), [](const BpfProcessStats& a, const BpfProcessStats& b) {
+    return std::tie(a.tgid, a.compat, a.nr) < std::tie(b.tgid, b.compat, b.nr);
   });
   return out;
 }
@@ -221,6 +271,9 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   t = monotonic_ns();
   run.syscalls = collect_syscalls(loader, loader.rodata(), reported_);
   run.files = collect_files(loader);
+  run.processes = collect_processes(loader, reported_);
+  for (const BpfProcessStats& p : run.processes)
+    if (!run.comms.count(p.tgid)) run.comms[p.tgid] = loader.comm(p.tgid);
   run.timings.read_ms = ms_since(t);
   return run;
 }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,8 +70,10 @@ struct BpfFileStats {
   int fd = -1;
   dev_t dev = 0;  // as stat(2)'s st_dev; 0 with ino 0 when the fd named no file (EBADF)
   ino_t ino = 0;
-  mode_t mode = 0;  // S_IFREG, S_IFCHR (a terminal: see rdev), S_IFIFO, S_IFSOCK...
-  dev_t rdev = 0;   // as st_rdev
+  mode_t mode = 0;        // S_IFREG, S_IFCHR (a terminal: see rdev), S_IFIFO, S_IFSOCK...
+  dev_t rdev = 0;         // as st_rdev
+  std::string path;       // as /proc/PID/fd would show it ("pipe:[7]"); empty: not named
+  bool writable = false;  // open for writing (FMODE_WRITE)
   int nr = 0;
   bool compat = false;
   std::uint64_t calls = 0, errors = 0, bytes = 0;
@@ -78,6 +81,15 @@ struct BpfFileStats {
 };
 
 /// What one run cost to set up and tear down, in milliseconds.
+/// One process's calls of one syscall (every traced syscall, as trace --per-process shows).
+struct BpfProcessStats {
+  pid_t tgid = 0;
+  int nr = 0;
+  bool compat = false;
+  std::uint64_t calls = 0, timed = 0, errors = 0, bytes = 0;
+  std::int64_t total_ns = 0;
+};
+
 struct BpfClockTimings {
   double load_ms = 0;    // open + verify + JIT (first run), or emptying the maps (later)
   double attach_ms = 0;  // five raw tracepoints
@@ -91,6 +103,8 @@ struct BpfClockRun {
   std::int64_t wall_ns = 0;               // release to the main child's exit
   std::vector<BpfSyscallStats> syscalls;  // those with calls > 0, by ABI then number
   std::vector<BpfFileStats> files;
+  std::vector<BpfProcessStats> processes;  // the syscalls asked for only, by tgid then key
+  std::map<pid_t, std::string> comms;      // each process's comm when it ended
   BpfClockTimings timings;
 };
 

@@ -136,6 +136,9 @@ void BpfLoader::reset() {
   clear_hash<std::uint32_t>(bpf_map__fd(maps.tracked));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.inflight));
   clear_hash<clock_file_key>(bpf_map__fd(maps.files));
+  clear_hash<clock_file_key>(bpf_map__fd(maps.names));
+  clear_hash<clock_proc_key>(bpf_map__fd(maps.procs));
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.comms));
   zero_per_cpu<clock_stat>(bpf_map__fd(maps.stats), CLOCK_KEYS);
   zero_per_cpu<clock_hist>(bpf_map__fd(maps.hists), CLOCK_HIST_SLOTS);
 }
@@ -168,17 +171,43 @@ LatencyHistogram BpfLoader::histogram(int slot) const {
   return h;
 }
 
-void BpfLoader::for_each_file(
-    const std::function<void(const clock_file_key&, const clock_file_stat&)>& f) const {
-  const int fd = bpf_map__fd(impl_->skel->maps.files);
-  clock_file_key key{}, next{};
+namespace {
+
+/// Every (key, value) of a hash map.
+template <typename Key, typename Value>
+void walk_hash(int fd, const std::function<void(const Key&, const Value&)>& f) {
+  Key key{}, next{};
   const void* prev = nullptr;  // null: the first key
   while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-    clock_file_stat value{};
+    Value value{};
     if (bpf_map_lookup_elem(fd, &next, &value) == 0) f(next, value);
     key = next;
     prev = &key;
   }
+}
+
+}  // namespace
+
+void BpfLoader::for_each_file(
+    const std::function<void(const clock_file_key&, const clock_file_stat&)>& f) const {
+  walk_hash(bpf_map__fd(impl_->skel->maps.files), f);
+}
+
+void BpfLoader::for_each_name(
+    const std::function<void(const clock_file_key&, const clock_file_name&)>& f) const {
+  walk_hash(bpf_map__fd(impl_->skel->maps.names), f);
+}
+
+void BpfLoader::for_each_process(
+    const std::function<void(const clock_proc_key&, const clock_proc_stat&)>& f) const {
+  walk_hash(bpf_map__fd(impl_->skel->maps.procs), f);
+}
+
+std::string BpfLoader::comm(pid_t tgid) const {
+  const auto key = static_cast<std::uint32_t>(tgid);
+  char comm[CLOCK_COMM_LEN + 1] = {};
+  if (bpf_map_lookup_elem(bpf_map__fd(impl_->skel->maps.comms), &key, comm) != 0) return {};
+  return comm;
 }
 
 #else  // built without the kernel clock
@@ -200,6 +229,11 @@ clock_stat BpfLoader::stat(int) const { return {}; }
 LatencyHistogram BpfLoader::histogram(int) const { return {}; }
 void BpfLoader::for_each_file(
     const std::function<void(const clock_file_key&, const clock_file_stat&)>&) const {}
+void BpfLoader::for_each_name(
+    const std::function<void(const clock_file_key&, const clock_file_name&)>&) const {}
+void BpfLoader::for_each_process(
+    const std::function<void(const clock_proc_key&, const clock_proc_stat&)>&) const {}
+std::string BpfLoader::comm(pid_t) const { return {}; }
 
 #endif
 

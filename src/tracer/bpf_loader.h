@@ -55,6 +55,13 @@ class BpfLoader {
   LatencyHistogram histogram(int slot) const;
   void for_each_file(
       const std::function<void(const clock_file_key&, const clock_file_stat&)>& f) const;
+  /// What the kernel named each (process, fd, file): key.key is CLOCK_NAME_KEY.
+  void for_each_name(
+      const std::function<void(const clock_file_key&, const clock_file_name&)>& f) const;
+  void for_each_process(
+      const std::function<void(const clock_proc_key&, const clock_proc_stat&)>& f) const;
+  /// The comm of process `tgid` when it ended; empty if it was not seen ending.
+  std::string comm(pid_t tgid) const;
 
  private:
   struct Impl;

@@ -56,31 +56,44 @@ FileId file_id(const struct statx& st) {
   return FileId{::makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino};
 }
 
-FdKind kind_of(const struct statx& st, std::string_view name, pid_t tid, int fd,
-               const std::vector<FileId>& streams) {
+/// kind_of_file, but kFile for any file open read-only too: whether it is writable is asked
+/// of /proc only where it matters.
+FdKind kind_by_type(std::string_view name, FileId id, mode_t mode, dev_t rdev,
+                    const std::vector<FileId>& streams) {
   if (name == kRingName) return FdKind::kRing;
-  if (std::find(streams.begin(), streams.end(), file_id(st)) != streams.end())
-    return FdKind::kStream;
-  switch (st.stx_mode & S_IFMT) {
+  if (std::find(streams.begin(), streams.end(), id) != streams.end()) return FdKind::kStream;
+  switch (mode & S_IFMT) {
     case S_IFIFO:
       return FdKind::kPipe;
     case S_IFSOCK:
       return FdKind::kSocket;
     case 0:
       return FdKind::kAnon;  // an anonymous inode has no file type at all
-    case S_IFCHR: {
-      const dev_t rdev = ::makedev(st.stx_rdev_major, st.stx_rdev_minor);
+    case S_IFCHR:
       if (rdev == ::makedev(1, 3)) return FdKind::kNull;
       if (is_terminal(rdev)) return FdKind::kTerminal;
       break;
-    }
     default:
       break;
   }
+  return FdKind::kFile;
+}
+
+FdKind kind_of(const struct statx& st, std::string_view name, pid_t tid, int fd,
+               const std::vector<FileId>& streams) {
+  const FdKind kind = kind_by_type(name, file_id(st), st.stx_mode,
+                                   ::makedev(st.stx_rdev_major, st.stx_rdev_minor), streams);
+  if (kind != FdKind::kFile) return kind;
   return writable(tid, fd) ? FdKind::kFile : FdKind::kReadOnly;
 }
 
 }  // namespace
+
+FdKind kind_of_file(std::string_view name, FileId id, mode_t mode, dev_t rdev, bool writable,
+                    const std::vector<FileId>& streams) {
+  const FdKind kind = kind_by_type(name, id, mode, rdev, streams);
+  return kind == FdKind::kFile && !writable ? FdKind::kReadOnly : kind;
+}
 
 std::vector<FileId> standard_streams() {
   std::vector<FileId> ids;

@@ -35,6 +35,11 @@ std::vector<FileId> standard_streams();
 /// traced program's standard streams (standard_streams()).
 FdFacts classify_fd(pid_t tid, int fd, const std::vector<FileId>& streams);
 
+/// What a file is from what the kernel says of it: the name /proc/PID/fd shows, its inode,
+/// i_mode and i_rdev; `writable`: open for writing. classify_fd and the kernel clock alike.
+FdKind kind_of_file(std::string_view name, FileId id, mode_t mode, dev_t rdev, bool writable,
+                    const std::vector<FileId>& streams);
+
 /// The tally keeps one string per file: the path, a NUL (no path holds one) and the kind,
 /// so that two files with one name, or one name of two kinds, stay apart.
 std::string file_key(std::string_view path, FdKind kind);

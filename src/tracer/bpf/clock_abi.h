@@ -56,11 +56,13 @@ struct clock_hist {
  * process is gone by the time user space reads this, so the kernel names the file). */
 struct clock_file_key {
   clock_u64 ino;
+  clock_u64 tag; /* an anonymous inode's first 8 bytes of name ("[eventfd"): they share one */
   clock_u32 dev; /* the kernel's dev_t: major << 20 | minor */
   clock_u32 tgid;
   clock_s32 fd;
-  clock_u32 key; /* the syscall key */
+  clock_u32 key; /* the syscall key; CLOCK_NAME_KEY in the names map */
 };
+#define CLOCK_NAME_KEY 0xffffffffu
 
 struct clock_file_stat {
   clock_u64 calls;
@@ -70,5 +72,38 @@ struct clock_file_stat {
   clock_u32 mode; /* i_mode: regular file, pipe, socket, char device... */
   clock_u32 rdev; /* i_rdev of a device node (a terminal), kernel encoding */
 };
+
+/* What the kernel says of a file, read once per (process, fd, file) when first written to:
+ * the dentry names from the file up to the root, crossing mounts. */
+#define CLOCK_NAME_LEN 128           /* longer names are cut (truncated says so) */
+#define CLOCK_NAME_DEPTH 16          /* a power of two: components kept, the file's first */
+#define CLOCK_WALK_STEPS 32          /* components plus mount crossings walked */
+#define CLOCK_FMODE_WRITE 0x2u       /* the kernel's FMODE_WRITE in file->f_mode */
+#define CLOCK_ANON_MAGIC 0x09041934u /* ANON_INODE_FS_MAGIC: eventfd, timerfd, io_uring */
+#define CLOCK_PIPE_MAGIC 0x50495045u /* PIPEFS_MAGIC: /proc shows pipe:[ino] */
+#define CLOCK_SOCK_MAGIC 0x534F434Bu /* SOCKFS_MAGIC: socket:[ino] */
+struct clock_file_name {
+  clock_u32 mode;      /* i_mode */
+  clock_u32 rdev;      /* i_rdev, kernel encoding */
+  clock_u32 f_mode;    /* FMODE_* of the open file */
+  clock_u32 magic;     /* the filesystem's s_magic (low 32 bits) */
+  clock_u32 depth;     /* components filled, comp[0] the file's own name */
+  clock_u32 truncated; /* a name cut or components left out: the path is not whole */
+  char comp[CLOCK_NAME_DEPTH][CLOCK_NAME_LEN];
+};
+
+/* Per (process, syscall key): what trace --per-process shows. */
+struct clock_proc_key {
+  clock_u32 tgid;
+  clock_u32 key;
+};
+struct clock_proc_stat {
+  clock_u64 calls; /* at entry */
+  clock_u64 timed; /* at exit: the calls that returned */
+  clock_u64 errors;
+  clock_u64 bytes;
+  clock_u64 total_ns;
+};
+#define CLOCK_COMM_LEN 16
 
 #endif

@@ -25,6 +25,7 @@ enum bpf_map_type {
   BPF_MAP_TYPE_ARRAY = 2,
   BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 };
+enum { BPF_F_NO_PREALLOC = 1 };
 enum { BPF_ANY = 0, BPF_NOEXIST = 1 };
 
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
@@ -55,6 +56,7 @@ struct signal_struct {
 
 struct super_block {
   __u32 s_dev;
+  unsigned long s_magic;
 };
 
 struct inode {
@@ -64,8 +66,35 @@ struct inode {
   struct super_block* i_sb;
 };
 
+struct qstr {
+  const unsigned char* name;
+};
+
+struct dentry {
+  struct dentry* d_parent;
+  struct qstr d_name;
+};
+
+struct vfsmount {
+  struct dentry* mnt_root;
+};
+
+/* fs/mount.h: the vfsmount a file names sits inside one of these (container_of). */
+struct mount {
+  struct mount* mnt_parent;
+  struct dentry* mnt_mountpoint;
+  struct vfsmount mnt;
+};
+
+struct path {
+  struct vfsmount* mnt;
+  struct dentry* dentry;
+};
+
 struct file {
   struct inode* f_inode;
+  struct path f_path;
+  unsigned int f_mode;
 };
 
 struct fdtable {
@@ -81,6 +110,8 @@ struct task_struct {
   struct thread_info thread_info;
   int pid;
   int tgid;
+  char comm[16];
+  struct task_struct* group_leader;
   struct files_struct* files;
   struct signal_struct* signal;
 };

@@ -39,6 +39,8 @@ struct inflight {
   __u64 preempted_ns; /* preempted time inside this call: taken out */
   __u64 blocked_ns;   /* voluntarily off CPU (a real wait): kept in, reported apart */
   __u64 ino;
+  __u64 tag;  /* clock_file_key.tag */
+  __u64 file; /* the struct file the fd named at entry: named once, at exit */
   __u32 dev;
   __u32 key;
   __s32 fd;
@@ -73,6 +75,38 @@ struct {
   __type(key, struct clock_file_key);
   __type(value, struct clock_file_stat);
 } files SEC(".maps");
+
+/* What the kernel says each (process, fd, file) is: named the first time it is written to. */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 4096);
+  __uint(map_flags, BPF_F_NO_PREALLOC); /* 2 KB a value: allocated as files are seen */
+  __type(key, struct clock_file_key);
+  __type(value, struct clock_file_name);
+} names SEC(".maps");
+
+/* Where a name is built (too big for the stack) before it is copied into names. */
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct clock_file_name);
+} name_scratch SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 16384);
+  __type(key, struct clock_proc_key);
+  __type(value, struct clock_proc_stat);
+} procs SEC(".maps");
+
+/* tgid -> the group leader's comm when the last thread exits (the name after any exec). */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 8192);
+  __type(key, __u32);
+  __type(value, char[CLOCK_COMM_LEN]);
+} comms SEC(".maps");
 
 /* The number of significant bits of v, with shifts: clang 14 crashes on __builtin_clzll
  * when it targets BPF. */
@@ -144,6 +178,8 @@ static __always_inline void name_file(struct inflight* s, int fd) {
   struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
   s->ino = 0;
   s->dev = 0;
+  s->tag = 0;
+  s->file = 0;
   if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return;
   struct file** fds = BPF_CORE_READ(fdt, fd);
   struct file* f = 0;
@@ -152,6 +188,79 @@ static __always_inline void name_file(struct inflight* s, int fd) {
   struct inode* inode = BPF_CORE_READ(f, f_inode);
   s->ino = BPF_CORE_READ(inode, i_ino);
   s->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+  s->file = (__u64)f;
+  /* Anonymous inodes share one inode (eventfd, timerfd...): their name tells them apart. */
+  if ((__u32)BPF_CORE_READ(inode, i_sb, s_magic) == CLOCK_ANON_MAGIC) {
+    const unsigned char* name = BPF_CORE_READ(f, f_path.dentry, d_name.name);
+    bpf_probe_read_kernel_str(&s->tag, sizeof(s->tag), name);
+  }
+}
+
+/* One dentry's name into n->comp[n->depth]; false when there is no room left. */
+static __always_inline bool add_component(struct clock_file_name* n, struct dentry* d) {
+  const __u32 at = n->depth;
+  if (at >= CLOCK_NAME_DEPTH) {
+    n->truncated = 1;
+    return false;
+  }
+  const unsigned char* name = BPF_CORE_READ(d, d_name.name);
+  const long len =
+      bpf_probe_read_kernel_str(n->comp[at & (CLOCK_NAME_DEPTH - 1)], CLOCK_NAME_LEN, name);
+  if (len >= CLOCK_NAME_LEN) n->truncated = 1;
+  n->depth = at + 1;
+  return true;
+}
+
+/* The path of f as d_path builds it: dentry names up to the mount's root, then on from the
+ * mountpoint in the parent mount, up to the namespace's root. Cannot see a chroot (the path
+ * is from the namespace's root) nor an unlink (no " (deleted)"). Pseudo files (pipes,
+ * sockets, anonymous inodes) keep their own dentry name only: user space names them. */
+static __always_inline void name_walk(struct clock_file_name* n, struct file* f) {
+  struct inode* inode = BPF_CORE_READ(f, f_inode);
+  n->mode = BPF_CORE_READ(inode, i_mode);
+  n->rdev = BPF_CORE_READ(inode, i_rdev);
+  n->f_mode = BPF_CORE_READ(f, f_mode);
+  n->magic = (__u32)BPF_CORE_READ(inode, i_sb, s_magic);
+  n->depth = 0;
+  n->truncated = 0;
+  struct dentry* d = BPF_CORE_READ(f, f_path.dentry);
+  if (n->magic == CLOCK_ANON_MAGIC || n->magic == CLOCK_PIPE_MAGIC ||
+      n->magic == CLOCK_SOCK_MAGIC) {
+    add_component(n, d);
+    return;
+  }
+  struct mount* m = (struct mount*)((char*)BPF_CORE_READ(f, f_path.mnt) -
+                                    bpf_core_field_offset(struct mount, mnt));
+  for (int i = 0; i < CLOCK_WALK_STEPS; ++i) {
+    if (d == BPF_CORE_READ(m, mnt.mnt_root)) {
+      struct mount* parent = BPF_CORE_READ(m, mnt_parent);
+      if (parent == m) return; /* the namespace's root: whole */
+      d = BPF_CORE_READ(m, mnt_mountpoint);
+      m = parent;
+      continue;
+    }
+    struct dentry* up = BPF_CORE_READ(d, d_parent);
+    if (up == d) return; /* a root mounted nowhere we can see */
+    if (!add_component(n, d)) return;
+    d = up;
+  }
+  n->truncated = 1;
+}
+
+/* Names the file of the call just ended, once per (process, fd, file). */
+static __always_inline void name_once(const struct inflight* s, __u32 tgid) {
+  struct clock_file_key nk = {.ino = s->ino,
+                              .tag = s->tag,
+                              .dev = s->dev,
+                              .tgid = tgid,
+                              .fd = s->fd,
+                              .key = CLOCK_NAME_KEY};
+  if (!s->file || bpf_map_lookup_elem(&names, &nk)) return;
+  const __u32 zero = 0;
+  struct clock_file_name* n = bpf_map_lookup_elem(&name_scratch, &zero);
+  if (!n) return;
+  name_walk(n, (struct file*)s->file);
+  bpf_map_update_elem(&names, &nk, n, BPF_NOEXIST);
 }
 
 static __always_inline struct inflight* slot_of(__u32 tid) {
@@ -160,6 +269,19 @@ static __always_inline struct inflight* slot_of(__u32 tid) {
   struct inflight zero = {};
   bpf_map_update_elem(&inflight, &tid, &zero, BPF_NOEXIST); /* once per thread */
   return bpf_map_lookup_elem(&inflight, &tid);
+}
+
+/* Counts a call of the process at its entry (exit_group never returns); the rest at exit. */
+static __always_inline void count_process(__u32 tgid, __u32 key) {
+  struct clock_proc_key pk = {.tgid = tgid, .key = key};
+  struct clock_proc_stat* ps = bpf_map_lookup_elem(&procs, &pk);
+  if (!ps) {
+    struct clock_proc_stat zero = {};
+    bpf_map_update_elem(&procs, &pk, &zero, BPF_NOEXIST);
+    ps = bpf_map_lookup_elem(&procs, &pk);
+    if (!ps) return;
+  }
+  __sync_fetch_and_add(&ps->calls, 1);
 }
 
 SEC("raw_tp/sys_enter")
@@ -175,6 +297,7 @@ int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
   if (!(flags & CLOCK_TRACED)) return 0;
   struct clock_stat* st = bpf_map_lookup_elem(&stats, &key);
   if (st) __sync_fetch_and_add(&st->calls, 1);
+  count_process(tgid, key);
   struct inflight* s = slot_of((__u32)pid_tgid);
   if (!s) return 0;
   s->key = key;
@@ -195,23 +318,20 @@ int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
 static __always_inline void add_file(struct inflight* s, __u32 tgid, long ret, __u64 ns,
                                      bool moves) {
   struct clock_file_key fk = {
-      .ino = s->ino, .dev = s->dev, .tgid = tgid, .fd = s->fd, .key = s->key};
+      .ino = s->ino, .tag = s->tag, .dev = s->dev, .tgid = tgid, .fd = s->fd, .key = s->key};
   struct clock_file_stat* fs = bpf_map_lookup_elem(&files, &fk);
   if (!fs) {
     struct clock_file_stat zero = {};
     bpf_map_update_elem(&files, &fk, &zero, BPF_NOEXIST);
     fs = bpf_map_lookup_elem(&files, &fk);
     if (!fs) return;
-    struct task_struct* task = (struct task_struct*)bpf_get_current_task();
-    struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
-    struct file** fds = BPF_CORE_READ(fdt, fd);
-    struct file* f = 0;
-    if (s->fd >= 0 && (unsigned int)s->fd < BPF_CORE_READ(fdt, max_fds))
-      bpf_probe_read_kernel(&f, sizeof(f), &fds[s->fd]);
+    /* What the fd named at entry: the call holds a reference to it until it returns. */
+    struct file* f = (struct file*)s->file;
     if (f) {
       fs->mode = BPF_CORE_READ(f, f_inode, i_mode);
       fs->rdev = BPF_CORE_READ(f, f_inode, i_rdev);
     }
+    name_once(s, tgid);
   }
   __sync_fetch_and_add(&fs->calls, 1);
   if (ret < 0) __sync_fetch_and_add(&fs->errors, 1);
@@ -241,6 +361,14 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
     __sync_fetch_and_add(&st->total_ns, ns);
     __sync_fetch_and_add(&st->preempted_ns, s->preempted_ns);
     __sync_fetch_and_add(&st->blocked_ns, s->blocked_ns);
+  }
+  struct clock_proc_key pk = {.tgid = pid_tgid >> 32, .key = key};
+  struct clock_proc_stat* ps = bpf_map_lookup_elem(&procs, &pk);
+  if (ps) {
+    __sync_fetch_and_add(&ps->timed, 1);
+    if (ret < 0) __sync_fetch_and_add(&ps->errors, 1);
+    if (ret > 0 && moves) __sync_fetch_and_add(&ps->bytes, ret);
+    __sync_fetch_and_add(&ps->total_ns, ns);
   }
   const __u32 slot = hist_slot[key & (CLOCK_KEYS - 1)];
   if (slot > 0 && slot <= CLOCK_HIST_SLOTS) {
@@ -305,6 +433,11 @@ int BPF_PROG(clock_exit_task, struct task_struct* task) {
   const __u32 tid = BPF_CORE_READ(task, pid);
   bpf_map_delete_elem(&inflight, &tid);
   /* do_exit decrements signal->live before this tracepoint: 0 means the last thread. */
-  if (BPF_CORE_READ(task, signal, live.counter) == 0) bpf_map_delete_elem(&tracked, &tgid);
+  if (BPF_CORE_READ(task, signal, live.counter) == 0) {
+    char comm[CLOCK_COMM_LEN] = {};
+    BPF_CORE_READ_STR_INTO(&comm, task, group_leader, comm);
+    bpf_map_update_elem(&comms, &tgid, &comm, BPF_ANY);
+    bpf_map_delete_elem(&tracked, &tgid);
+  }
   return 0;
 }

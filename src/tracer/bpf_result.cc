@@ -1,0 +1,161 @@
+// A kernel clock's run (bpf_clock.h) as the TraceResult the ptrace backend fills: per
+// syscall, per file (path and kind, as /proc/PID/fd and fd_kind.h would have said at the
+// call) and per process.
+#include <sys/wait.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "tracer/bpf_backend.h"
+#include "tracer/syscalls.h"
+#include "tracer/tally.h"
+#include "tracer/tracer.h"
+
+namespace iobench {
+
+using namespace tracing;
+
+namespace {
+
+/// The syscall table, built once: names of both ABIs as the ptrace backend prints them.
+const SyscallTable& table() {
+  static const SyscallTable t;
+  return t;
+}
+
+/// The call `nr` of the native ABI or, `compat`, of i386; null beyond the table.
+const SyscallInfo* info_of(int nr, bool compat) {
+  const auto& abis = syscall_abis();
+  const std::size_t abi = compat ? 1 : 0;
+  if (abi >= abis.size()) return nullptr;
+  const long key = table().key(abis[abi].arch, nr);
+  return key < 0 ? nullptr : &table().info(key);
+}
+
+std::string syscall_name(int nr, bool compat) {
+  const SyscallInfo* info = info_of(nr, compat);
+  return info != nullptr ? info->name : "syscall " + std::to_string(nr);
+}
+
+/// Half-width of the 95% interval of `calls` times a bias whose spread is half the IQR over
+/// `stretches`: the bias is one figure for every call, so its error adds up, not averages.
+std::int64_t bias_ci95_ns(std::uint64_t calls, const BpfBias& bias) {
+  if (bias.stretches <= 0) return 0;
+  const double sigma = bias.bias_spread_ns / 0.6745;  // half the IQR of a normal is 0.6745 sd
+  const double se_median = 1.2533 * sigma / std::sqrt(bias.stretches);
+  return std::llround(1.96 * se_median * static_cast<double>(calls));
+}
+
+/// What every aggregate (syscall, file, process) holds, before it becomes SyscallStats.
+struct Totals {
+  std::uint64_t calls = 0, timed = 0, errors = 0, bytes = 0;
+  std::int64_t total_ns = 0;
+};
+
+SyscallStats stats_of(const Totals& t, TraceMode mode, const BpfBias& bias) {
+  SyscallStats out;
+  out.calls = t.calls;
+  if (mode != TraceMode::kTiming) return out;  // as ptrace's count mode: calls only
+  out.errors = t.errors;
+  out.bytes = t.bytes;
+  out.timed_calls = t.calls;  // every call timed; one that never returned has no interval
+  out.returns_unknown = t.timed == 0;
+  const double taken = bias.bias_ns * static_cast<double>(t.timed);
+  out.time_ns = std::max<std::int64_t>(0, t.total_ns - std::llround(taken));
+  out.time_ci95_ns = bias_ci95_ns(t.timed, bias);
+  return out;
+}
+
+void add(Totals& to, std::uint64_t calls, std::uint64_t timed, std::uint64_t errors,
+         std::uint64_t bytes, std::int64_t total_ns) {
+  to.calls += calls;
+  to.timed += timed;
+  to.errors += errors;
+  to.bytes += bytes;
+  to.total_ns += total_ns;
+}
+
+/// file_key() of a file the kernel saw: the kind decided as classify_fd would have.
+std::string file_key_of(const BpfFileStats& f, const std::vector<FileId>& streams) {
+  if (f.ino == 0) return file_key(kBadFdPath, FdKind::kNone);                // EBADF ahead
+  if (f.path.empty()) return file_key(kUnreadableFdPath, FdKind::kUnknown);  // names map full
+  const FdKind kind =
+      kind_of_file(f.path, FileId{f.dev, f.ino}, f.mode, f.rdev, f.writable, streams);
+  return file_key(f.path, kind);
+}
+
+/// Where a write-family call with no fd of its own is filed: msync under "(no fd)", as
+/// ptrace does; io_submit's iocbs are not read in the kernel: some file, unnamed.
+const std::string* fdless_key(int nr, bool compat) {
+  static const std::string no_fd = file_key(kNoFdPath, FdKind::kNone);
+  static const std::string iocbs = file_key(kUnreadableFdPath, FdKind::kUnknown);
+  const SyscallInfo* info = info_of(nr, compat);
+  if (info == nullptr || !info->write_family || info->fd_arg >= 0) return nullptr;
+  return info->fd_arg == kFdsInIocbs ? &iocbs : &no_fd;
+}
+
+using ByName = std::map<std::string, Totals>;
+
+std::vector<FileStats> files_of(const BpfClockRun& run, TraceMode mode, const BpfBias& bias,
+                                const std::vector<FileId>& streams) {
+  std::map<std::string, ByName> by_file;
+  for (const BpfFileStats& f : run.files) {
+    add(by_file[file_key_of(f, streams)][syscall_name(f.nr, f.compat)], f.calls, f.calls, f.errors,
+        f.bytes, f.total_ns);
+  }
+  for (const BpfProcessStats& p : run.processes) {
+    if (const std::string* key = fdless_key(p.nr, p.compat))
+      add(by_file[*key][syscall_name(p.nr, p.compat)], p.calls, p.timed, p.errors, p.bytes,
+          p.total_ns);
+  }
+  std::vector<FileStats> out;
+  for (const auto& [key, calls] : by_file) {
+    FileStats file{.path = key, .syscalls = {}, .kind = FdKind::kFile};
+    for (const auto& [name, t] : calls) file.syscalls[name] = stats_of(t, mode, bias);
+    out.push_back(std::move(file));
+  }
+  split_file_keys(out);
+  return out;
+}
+
+std::vector<ProcessStats> processes_of(const BpfClockRun& run, TraceMode mode,
+                                       const BpfBias& bias) {
+  std::vector<ProcessStats> out;
+  for (const BpfProcessStats& p : run.processes) {
+    if (out.empty() || out.back().pid != p.tgid) out.push_back(ProcessStats{p.tgid, {}});
+    Totals t;
+    add(t, p.calls, p.timed, p.errors, p.bytes, p.total_ns);
+    out.back().syscalls[syscall_name(p.nr, p.compat)] = stats_of(t, mode, bias);
+  }
+  return out;
+}
+
+}  // namespace
+
+TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBias& bias,
+                            const std::vector<FileId>& streams) {
+  TraceResult r;
+  r.available = true;
+  r.mode = mode;
+  r.backend = kBpfTraits.name;
+  for (const BpfSyscallStats& s : run.syscalls) {
+    Totals t;
+    add(t, s.calls, s.timed, s.errors, s.bytes, s.total_ns);
+    SyscallStats& out = r.syscalls[syscall_name(s.nr, s.compat)] = stats_of(t, mode, bias);
+    if (mode == TraceMode::kTiming && s.latency && s.latency->weight() > 0)
+      out.latency = latency_of(*s.latency, bias.bias_ns);
+  }
+  r.files = files_of(run, mode, bias, streams);
+  r.processes = processes_of(run, mode, bias);
+  r.wall_ns = run.wall_ns;
+  if (WIFEXITED(run.status)) r.exit_code = WEXITSTATUS(run.status);
+  if (WIFSIGNALED(run.status)) r.term_signal = WTERMSIG(run.status);
+  r.timed_out = run.timed_out;
+  if (mode == TraceMode::kTiming)
+    r.bpf = BpfDetails{.bias_ns = std::llround(bias.bias_ns),
+                       .bias_spread_ns = std::llround(bias.bias_spread_ns)};
+  return r;
+}
+
+}  // namespace iobench
