@@ -40,11 +40,10 @@ const BpfBias& BpfBackend::bias() {
 
 TraceResult BpfBackend::run(const std::function<int()>& child_main,
                             std::optional<std::chrono::nanoseconds> timeout) {
-  const std::vector<FileId> streams = standard_streams();  // the child inherits them at fork
   const BpfClockRun run = clock_.run(child_main, timeout);
-  if (mode_ != TraceMode::kTiming) return to_trace_result(run, mode_, BpfBias{}, streams);
+  if (mode_ != TraceMode::kTiming) return to_trace_result(run, mode_, BpfBias{});
   bias_.reset();  // next to this run: the host's speed now, not at the last run
-  return to_trace_result(run, mode_, bias(), streams);
+  return to_trace_result(run, mode_, bias());
 }
 
 std::int64_t BpfBackend::overhead_ns() {

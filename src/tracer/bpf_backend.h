@@ -15,7 +15,6 @@
 #include "tracer/backend_traits.h"
 #include "tracer/bpf_clock.h"
 #include "tracer/counting_backend.h"
-#include "tracer/fd_kind.h"
 
 namespace iobench {
 
@@ -66,10 +65,8 @@ class BpfBackend final : public CountingBackend {
 };
 
 /// A BpfClockRun as a TraceResult (mode kTiming: times less `bias`; kCount: calls only),
-/// files classified as classify_fd would have (`streams`: the child's standard streams).
-/// In bpf_result.cc.
+/// files classified as classify_fd would have. In bpf_result.cc.
 TraceResult to_trace_result(const tracing::BpfClockRun& run, TraceMode mode,
-                            const tracing::BpfBias& bias,
-                            const std::vector<tracing::FileId>& streams);
+                            const tracing::BpfBias& bias);
 
 }  // namespace iobench

@@ -47,6 +47,7 @@ std::vector<bool> fill_config(const BpfClockConfig& config, BpfRodata& rodata) {
     if (s.moves_data) flags |= CLOCK_MOVES_DATA;
     if (s.fd_arg >= 0 && s.fd_arg < 6) {
       flags |= CLOCK_PER_FILE;
+      if (s.ring_enter) flags |= CLOCK_RING_ENTER;
       rodata.fd_arg[key] = static_cast<std::int8_t>(s.fd_arg);
     }
     rodata.flags[key] = flags;
@@ -152,6 +153,7 @@ std::vector<BpfFileStats> collect_files(BpfLoader& loader) {
                    .rdev = user_dev(v.rdev),
                    .path = named ? path_of(name->second, k.ino) : std::string(),
                    .writable = named && (name->second.f_mode & CLOCK_FMODE_WRITE) != 0,
+                   .ring = k.flags,
                    .nr = static_cast<int>(k.key % CLOCK_NR_PER_ABI),
                    .compat = k.key >= CLOCK_NR_PER_ABI,
                    .calls = v.calls,
@@ -210,7 +212,8 @@ BpfClockConfig write_family_config(const SyscallTable& table, bool trace_all) {
                                  .compat = a == 1,
                                  .moves_data = info.moves_data,
                                  .fd_arg = info.fd_arg,
-                                 .histogram = true});
+                                 .histogram = true,
+                                 .ring_enter = info.fd_effect == FdEffect::kRingEnter});
     }
   }
   return config;
@@ -254,6 +257,8 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   release_read.reset();
   wait_parked(pid);
   t = monotonic_ns();
+  run.streams = standard_streams();  // what the child inherited at fork
+  loader.set_streams(run.streams);
   loader.track(pid);
   loader.attach();
   run.timings.attach_ms = ms_since(t);

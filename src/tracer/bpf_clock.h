@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tracer/fd_kind.h"
 #include "tracer/latency_histogram.h"
 
 namespace iobench::tracing {
@@ -39,6 +40,7 @@ struct BpfSyscallSpec {
   bool moves_data = false;  // a positive return is a byte count: summed as bytes
   int fd_arg = -1;          // index of the written-to fd: per-file totals; -1 for none
   bool histogram = false;   // keep a latency histogram (at most kBpfHistograms calls)
+  bool ring_enter = false;  // io_uring_enter: tell a ring that writes files (bpf_result.cc)
 };
 inline constexpr int kBpfHistograms = 32;
 
@@ -70,10 +72,11 @@ struct BpfFileStats {
   int fd = -1;
   dev_t dev = 0;  // as stat(2)'s st_dev; 0 with ino 0 when the fd named no file (EBADF)
   ino_t ino = 0;
-  mode_t mode = 0;        // S_IFREG, S_IFCHR (a terminal: see rdev), S_IFIFO, S_IFSOCK...
-  dev_t rdev = 0;         // as st_rdev
-  std::string path;       // as /proc/PID/fd would show it ("pipe:[7]"); empty: not named
-  bool writable = false;  // open for writing (FMODE_WRITE)
+  mode_t mode = 0;         // S_IFREG, S_IFCHR (a terminal: see rdev), S_IFIFO, S_IFSOCK...
+  dev_t rdev = 0;          // as st_rdev
+  std::string path;        // as /proc/PID/fd would show it ("pipe:[7]"); empty: not named
+  bool writable = false;   // open for writing (FMODE_WRITE)
+  std::uint32_t ring = 0;  // an io_uring_enter's CLOCK_FILE_* (bpf/clock_abi.h)
   int nr = 0;
   bool compat = false;
   std::uint64_t calls = 0, errors = 0, bytes = 0;
@@ -105,6 +108,7 @@ struct BpfClockRun {
   std::vector<BpfFileStats> files;
   std::vector<BpfProcessStats> processes;  // the syscalls asked for only, by tgid then key
   std::map<pid_t, std::string> comms;      // each process's comm when it ended
+  std::vector<FileId> streams;             // the child's stdout and stderr (fd_kind.h)
   BpfClockTimings timings;
 };
 

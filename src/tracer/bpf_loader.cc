@@ -1,5 +1,6 @@
 #include "tracer/bpf_loader.h"
 
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -139,8 +140,21 @@ void BpfLoader::reset() {
   clear_hash<clock_file_key>(bpf_map__fd(maps.names));
   clear_hash<clock_proc_key>(bpf_map__fd(maps.procs));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.comms));
+  clear_hash<clock_ring_id>(bpf_map__fd(maps.writing_rings));
   zero_per_cpu<clock_stat>(bpf_map__fd(maps.stats), CLOCK_KEYS);
   zero_per_cpu<clock_hist>(bpf_map__fd(maps.hists), CLOCK_HIST_SLOTS);
+}
+
+void BpfLoader::set_streams(const std::vector<FileId>& streams) {
+  const int fd = bpf_map__fd(impl_->skel->maps.streams);
+  for (std::uint32_t i = 0; i < CLOCK_STREAMS; ++i) {
+    clock_stream s{};
+    if (i < streams.size()) {
+      const FileId& id = streams[i];
+      s = {.ino = id.ino, .dev = (::major(id.dev) << 20) | ::minor(id.dev), .used = 1};
+    }
+    bpf_map_update_elem(fd, &i, &s, BPF_ANY);
+  }
 }
 
 clock_stat BpfLoader::stat(int key) const {
@@ -225,6 +239,7 @@ void BpfLoader::untrack(pid_t) {}
 void BpfLoader::attach() {}
 void BpfLoader::detach() noexcept {}
 void BpfLoader::reset() {}
+void BpfLoader::set_streams(const std::vector<FileId>&) {}
 clock_stat BpfLoader::stat(int) const { return {}; }
 LatencyHistogram BpfLoader::histogram(int) const { return {}; }
 void BpfLoader::for_each_file(

@@ -9,9 +9,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tracer/bpf/clock_abi.h"
 #include "tracer/bpf_clock.h"
+#include "tracer/fd_kind.h"
 #include "tracer/latency_histogram.h"
 
 namespace iobench::tracing {
@@ -47,6 +49,9 @@ class BpfLoader {
   /// Attaches the five raw tracepoints; detach() removes them (the maps stay readable).
   void attach();
   void detach() noexcept;
+  /// The traced program's standard streams (fd_kind.h), for the rings' writes
+  /// (syscall_clock.bpf.c).
+  void set_streams(const std::vector<FileId>& streams);
   /// Empties every map (counts, histograms, files, the tree, the slots) for the next run.
   void reset();
 

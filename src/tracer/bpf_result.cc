@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "tracer/bpf/clock_abi.h"
 #include "tracer/bpf_backend.h"
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
@@ -76,13 +77,17 @@ void add(Totals& to, std::uint64_t calls, std::uint64_t timed, std::uint64_t err
   to.total_ns += total_ns;
 }
 
-/// file_key() of a file the kernel saw: the kind decided as classify_fd would have.
+/// file_key() of a file the kernel saw: the kind decided as classify_fd would have, a ring
+/// as ptrace's ring_file (session_files.cc).
 std::string file_key_of(const BpfFileStats& f, const std::vector<FileId>& streams) {
+  static const std::string registered = file_key("anon_inode:[io_uring]", FdKind::kWritingRing);
+  if (f.ring & CLOCK_FILE_REGISTERED_RING) return registered;
   if (f.ino == 0) return file_key(kBadFdPath, FdKind::kNone);                // EBADF ahead
   if (f.path.empty()) return file_key(kUnreadableFdPath, FdKind::kUnknown);  // names map full
   const FdKind kind =
       kind_of_file(f.path, FileId{f.dev, f.ino}, f.mode, f.rdev, f.writable, streams);
-  return file_key(f.path, kind);
+  const bool writing = kind == FdKind::kRing && (f.ring & CLOCK_FILE_WRITING_RING) != 0;
+  return file_key(f.path, writing ? FdKind::kWritingRing : kind);
 }
 
 /// Where a write-family call with no fd of its own is filed: msync under "(no fd)", as
@@ -133,8 +138,7 @@ std::vector<ProcessStats> processes_of(const BpfClockRun& run, TraceMode mode,
 
 }  // namespace
 
-TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBias& bias,
-                            const std::vector<FileId>& streams) {
+TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBias& bias) {
   TraceResult r;
   r.available = true;
   r.mode = mode;
@@ -146,7 +150,7 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
     if (mode == TraceMode::kTiming && s.latency && s.latency->weight() > 0)
       out.latency = latency_of(*s.latency, bias.bias_ns);
   }
-  r.files = files_of(run, mode, bias, streams);
+  r.files = files_of(run, mode, bias, run.streams);
   r.processes = processes_of(run, mode, bias);
   r.wall_ns = run.wall_ns;
   if (WIFEXITED(run.status)) r.exit_code = WEXITSTATUS(run.status);

@@ -154,6 +154,27 @@ TEST_F(BpfFiles, DevNullDdAndTar) {
   EXPECT_GT(file_calls(tar.bpf).count({dir.file("a.tar"), FdKind::kFile}), 0u);
 }
 
+TEST_F(BpfFiles, RingsCountOnceTheySubmitAWriteToAFile) {
+  { std::ofstream(dir.file("rw")) << "kinds line \n"; }
+  // 20 reads on a ring that only reads so far, then 20 writes: the second half counts.
+  const Both rw = run_both(exec_of({PROGRAM_FD_KINDS, "uring-read-write", dir.file("rw"), "20"}),
+                           TraceMode::kCount);
+  expect_same_files(rw, 20);
+  EXPECT_EQ(file_calls(rw.bpf).count({"anon_inode:[io_uring]", FdKind::kWritingRing}), 1u);
+  // Writes to stdout through a ring never make it a writing ring.
+  expect_same_files(run_both(exec_of({PROGRAM_FD_KINDS, "uring-stdout", "20"}), TraceMode::kCount),
+                    0);
+}
+
+TEST_F(BpfFiles, IoSubmitCountsThoughItsIocbsAreNotNamed) {
+  // The kernel clock does not read iocbs: filed as an unnamed file, counted as ptrace counts.
+  const Both b =
+      run_both(exec_of({PROGRAM_FD_KINDS, "aio", dir.file("aio"), "30"}), TraceMode::kCount);
+  EXPECT_EQ(count_writes(b.bpf).calls, 30u);
+  EXPECT_EQ(count_writes(b.ptrace).calls, 30u);
+  EXPECT_EQ(file_calls(b.bpf).count({"(unreadable fd)", FdKind::kUnknown}), 1u);
+}
+
 /// A child that writes `n` times to one end of a socket pair, or to a terminal.
 std::function<int()> writes_to(int fd, int n) {
   return [fd, n]() noexcept {

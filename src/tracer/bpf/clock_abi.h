@@ -32,6 +32,7 @@ typedef int32_t clock_s32;
 #define CLOCK_TRACED 1u     /* count and time this call */
 #define CLOCK_MOVES_DATA 2u /* a positive return value is a byte count */
 #define CLOCK_PER_FILE 4u   /* attribute it to the file behind fd_arg[key] */
+#define CLOCK_RING_ENTER 8u /* io_uring_enter: look at the SQEs it submits */
 
 /* The i386 bit of the task's thread_info.status while it runs a compat call (x86 TS_COMPAT). */
 #define CLOCK_TS_COMPAT 0x0002u
@@ -60,8 +61,12 @@ struct clock_file_key {
   clock_u32 dev; /* the kernel's dev_t: major << 20 | minor */
   clock_u32 tgid;
   clock_s32 fd;
-  clock_u32 key; /* the syscall key; CLOCK_NAME_KEY in the names map */
+  clock_u32 key;   /* the syscall key; CLOCK_NAME_KEY in the names map */
+  clock_u32 flags; /* CLOCK_FILE_*: an io_uring_enter's ring, as ptrace tells it (0 in names) */
+  clock_u32 pad;
 };
+#define CLOCK_FILE_WRITING_RING 1u    /* a ring seen submitting a write to a file */
+#define CLOCK_FILE_REGISTERED_RING 2u /* IORING_ENTER_REGISTERED_RING: no fd to look at */
 #define CLOCK_NAME_KEY 0xffffffffu
 
 struct clock_file_stat {
@@ -91,6 +96,22 @@ struct clock_file_name {
   clock_u32 truncated; /* a name cut or components left out: the path is not whole */
   char comp[CLOCK_NAME_DEPTH][CLOCK_NAME_LEN];
 };
+
+/* The traced program's stdout and stderr (fd_kind.h's standard_streams()): a write to them
+ * through a ring does not make it a writing ring. */
+#define CLOCK_STREAMS 2
+struct clock_stream {
+  clock_u64 ino;
+  clock_u32 dev; /* kernel encoding */
+  clock_u32 used;
+};
+struct clock_ring_id {
+  clock_u64 ino;
+  clock_u32 dev;
+  clock_u32 pad;
+};
+/* SQEs looked at per io_uring_enter, at most. */
+#define CLOCK_RING_SQES 64
 
 /* Per (process, syscall key): what trace --per-process shows. */
 struct clock_proc_key {

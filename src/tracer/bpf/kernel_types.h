@@ -95,6 +95,23 @@ struct file {
   struct inode* f_inode;
   struct path f_path;
   unsigned int f_mode;
+  void* private_data;
+};
+
+/* io_uring/: where a ring keeps its SQ (io_uring/fdinfo.c reads the same). */
+struct io_uring {
+  __u32 head;
+  __u32 tail;
+};
+struct io_rings {
+  struct io_uring sq;
+};
+struct io_ring_ctx {
+  unsigned int flags;
+  struct io_rings* rings;
+  __u32* sq_array;
+  void* sq_sqes;
+  unsigned int sq_entries;
 };
 
 struct fdtable {
