@@ -1,11 +1,13 @@
 // --tracer bpf against ptrace on the same programs: the files each call went to (path as
 // /proc/PID/fd shows it, kind as fd_kind.h decides, calls and errors per syscall), the
 // write_calls they add up to, and the per-process rows. Skipped where bpf cannot load.
+#include <fcntl.h>
 #include <pty.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -96,6 +98,26 @@ void expect_same_files(const Both& b, std::uint64_t write_calls) {
   EXPECT_EQ(process_calls(b.bpf), process_calls(b.ptrace));
 }
 
+/// This process's stdout (what a child inherits as its stream) sent to a file for a while:
+/// a regular file that is a stream, which only the stream test tells from a file.
+class StdoutToFile {
+ public:
+  explicit StdoutToFile(const std::string& path) : saved_(::dup(STDOUT_FILENO)) {
+    std::fflush(stdout);
+    const UniqueFd file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    ::dup2(file.get(), STDOUT_FILENO);
+  }
+  ~StdoutToFile() {
+    std::fflush(stdout);
+    ::dup2(saved_.get(), STDOUT_FILENO);
+  }
+  StdoutToFile(const StdoutToFile&) = delete;
+  StdoutToFile& operator=(const StdoutToFile&) = delete;
+
+ private:
+  UniqueFd saved_;
+};
+
 class BpfFiles : public TracerTest {
  protected:
   void SetUp() override {
@@ -112,6 +134,12 @@ TEST_F(BpfFiles, AFileAPipeAndStdoutAsPtraceSeesThem) {
       run_both(exec_of({PROGRAM_MIXED_WRITER, dir.file("out"), "100"}), TraceMode::kCount);
   expect_same_files(b, 300);
   EXPECT_EQ(file_calls(b.bpf).count({dir.file("out"), FdKind::kFile}), 1u);
+  // Stdout a regular file: still the stream, not a file written to.
+  const StdoutToFile redirected(dir.file("stdout"));
+  const Both to_file =
+      run_both(exec_of({PROGRAM_MIXED_WRITER, dir.file("out2"), "100"}), TraceMode::kCount);
+  expect_same_files(to_file, 300);
+  EXPECT_EQ(file_calls(to_file.bpf).count({dir.file("stdout"), FdKind::kStream}), 1u);
 }
 
 TEST_F(BpfFiles, PipesFifosAndAnonymousInodes) {
@@ -161,9 +189,11 @@ TEST_F(BpfFiles, RingsCountOnceTheySubmitAWriteToAFile) {
                            TraceMode::kCount);
   expect_same_files(rw, 20);
   EXPECT_EQ(file_calls(rw.bpf).count({"anon_inode:[io_uring]", FdKind::kWritingRing}), 1u);
-  // Writes to stdout through a ring never make it a writing ring.
-  expect_same_files(run_both(exec_of({PROGRAM_FD_KINDS, "uring-stdout", "20"}), TraceMode::kCount),
-                    0);
+  // Writes to stdout through a ring never make it a writing ring, a regular file though it is.
+  const StdoutToFile redirected(dir.file("stdout"));
+  const Both out = run_both(exec_of({PROGRAM_FD_KINDS, "uring-stdout", "20"}), TraceMode::kCount);
+  expect_same_files(out, 0);
+  EXPECT_EQ(file_calls(out.bpf).count({"anon_inode:[io_uring]", FdKind::kRing}), 1u);
 }
 
 TEST_F(BpfFiles, IoSubmitCountsThoughItsIocbsAreNotNamed) {
