@@ -24,6 +24,8 @@
 namespace iobench::tracer_test {
 namespace {
 
+using namespace std::string_literals;
+
 /// (path, kind) -> syscall -> (calls, errors). Two runs make two pipes, sockets, terminals:
 /// their numbers are masked.
 using Cell = std::pair<std::uint64_t, std::uint64_t>;
@@ -242,6 +244,13 @@ TEST_F(BpfFiles, ThreadsAndForksTwentyRunsIdentical) {
       ASSERT_EQ(count_writes(got).calls, count_writes(want).calls) << "run " << run;
     }
   }
+}
+
+TEST_F(BpfFiles, EachProcessLeavesItsCommForItsRow) {
+  const tracing::BpfClockRun r = run_under_bpf({PROGRAM_FORK_WRITER, dir.file("out"), "10"});
+  ASSERT_EQ(r.processes.size(), 2u);  // the parent and its forked child, each writing
+  for (const tracing::BpfProcessStats& p : r.processes)
+    EXPECT_EQ(r.comms.at(p.tgid), "tracer_program_"s.append("fork_writer").substr(0, 15));
 }
 
 }  // namespace
