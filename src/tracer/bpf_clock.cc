@@ -118,18 +118,23 @@ std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata
 
 /// The path /proc/PID/fd shows for what the kernel named (syscall_clock.bpf.c, name_walk).
 std::string path_of(const clock_file_name& n, std::uint64_t ino) {
-  auto comp = [&](std::uint32_t i) {
-    const char* c = n.comp[i];
-    return std::string(c, strnlen(c, CLOCK_NAME_LEN));
+  auto append = [&](std::string& to, std::uint32_t i) {
+    to.append(n.comp[i], strnlen(n.comp[i], CLOCK_NAME_LEN));
   };
-  const std::string leaf = n.depth > 0 ? comp(0) : std::string();
   if (n.magic == CLOCK_PIPE_MAGIC) return "pipe:[" + std::to_string(ino) + "]";
   if (n.magic == CLOCK_SOCK_MAGIC) return "socket:[" + std::to_string(ino) + "]";
-  if (n.magic == CLOCK_ANON_MAGIC) return "anon_inode:" + leaf;
   std::string path;
-  for (std::uint32_t i = std::min<std::uint32_t>(n.depth, CLOCK_NAME_DEPTH); i-- > 0;)
-    path += "/" + comp(i);
-  return path.empty() ? "/" : path;
+  if (n.magic == CLOCK_ANON_MAGIC) {
+    path = "anon_inode:";
+    if (n.depth > 0) append(path, 0);
+    return path;
+  }
+  for (std::uint32_t i = std::min<std::uint32_t>(n.depth, CLOCK_NAME_DEPTH); i-- > 0;) {
+    path.push_back('/');
+    append(path, i);
+  }
+  if (path.empty()) path.push_back('/');
+  return path;
 }
 
 /// The names map by (process, fd, file): the key without its syscall.
