@@ -17,6 +17,8 @@
 
 #include "base/unique_fd.h"
 #include "bpf_test_util.h"
+#include "strategies/registry.h"
+#include "strategies/support/line_format.h"
 #include "tracer/bpf_backend.h"
 #include "tracer/write_calls.h"
 #include "tracer_test_util.h"
@@ -243,6 +245,30 @@ TEST_F(BpfFiles, ThreadsAndForksTwentyRunsIdentical) {
       ASSERT_EQ(process_calls(got), process_calls(want)) << "run " << run;
       ASSERT_EQ(count_writes(got).calls, count_writes(want).calls) << "run " << run;
     }
+  }
+}
+
+TEST_F(BpfFiles, EveryStrategysFilesAndWriteCallsAreAsPtraceSeesThem) {
+  for (const Strategy* strategy : all_strategies()) {
+    SCOPED_TRACE(strategy->name);
+    const std::string path = dir.file(std::string(strategy->name));
+    StrategyParams params;
+    params.lines = 2000;
+    const WriteJob job{path.c_str(), params, expected_bytes(params.lines)};
+    const Both b = run_both(
+        [&] {
+          std::filesystem::remove(path);  // the strategy creates it (O_EXCL)
+          return [&]() noexcept { return exit_status_of(strategy->run(job)); };
+        },
+        TraceMode::kCount);
+    if (b.ptrace.exit_code == kUnsupportedExit) continue;  // a ring the kernel refuses
+    ASSERT_EQ(b.bpf.exit_code, 0);
+    ASSERT_EQ(b.ptrace.exit_code, 0) << b.ptrace.unavailable_reason;
+    EXPECT_EQ(file_calls(b.bpf), file_calls(b.ptrace)) << "bpf:\n"
+                                                       << describe(file_calls(b.bpf)) << "ptrace:\n"
+                                                       << describe(file_calls(b.ptrace));
+    EXPECT_EQ(count_writes(b.bpf, path).calls, count_writes(b.ptrace, path).calls);
+    EXPECT_EQ(process_calls(b.bpf), process_calls(b.ptrace));
   }
 }
 
