@@ -52,6 +52,7 @@ add_custom_command(
           -I${PROJECT_SOURCE_DIR}/src/tracer/bpf -I${LIBBPF_INCLUDEDIR} -c ${bpf_src} -o ${bpf_obj}
   DEPENDS ${bpf_src} ${PROJECT_SOURCE_DIR}/src/tracer/bpf/clock_abi.h
           ${PROJECT_SOURCE_DIR}/src/tracer/bpf/kernel_types.h
+          ${PROJECT_SOURCE_DIR}/src/tracer/bpf/file_names.bpf.h
   COMMENT "BPF object syscall_clock.bpf.o"
   VERBATIM)
 add_custom_command(
