@@ -149,8 +149,9 @@ TEST(CalibrationLimits, ATightNprocNamesTheForkThatFailed) {
   const ProcessOutput count = as_nobody_with_nproc(1, {"trace", "--count-only", "--", "/bin/true"});
   EXPECT_EQ(count.status, 3);
   EXPECT_EQ(count.err, "iobench: error: fork for the traced run" + hint);
-  // One process more: the forks succeed and the first thread is refused.
-  const ProcessOutput thread = as_nobody_with_nproc(2, {"trace", "--", "/bin/true"});
+  // One process more: the forks succeed and the first thread (the calibration's timeout) is
+  // refused.
+  const ProcessOutput thread = as_nobody_with_nproc(2, {"trace", "--time-all", "--", "/bin/true"});
   EXPECT_EQ(thread.status, 3);
   EXPECT_EQ(thread.err, "iobench: error: a thread for the timeout" + hint);
 }

@@ -250,7 +250,7 @@ const TracerCalibration& Tracer::calibration() {
 TracerCalibration Tracer::Impl::calibrate_after(Traced& t, TracerCalibration& after) {
   const int tries = calibration ? 1 : kFirstCalibrations;  // as ensure_calibrated()
   calibrate();
-  const TracerCalibration first = latest();
+  TracerCalibration first = latest();
   for (int i = 1; i < tries && latest().failure.empty(); ++i) calibrate();
   after = latest().failure.empty() ? latest() : first;
   // Recorded even when it failed: their errors and bytes stay, only their times go.
