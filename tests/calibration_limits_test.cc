@@ -89,13 +89,15 @@ TEST(CalibrationLimits, NoRoomLeftAfterTheTracedRunStillLeavesItsTimesMeasured) 
 
 TEST(CalibrationLimits, NoRoomForTheCalibrationIsTheReasonInTraceTableAndJson) {
   if (::geteuid() != 0) GTEST_SKIP() << "a private mount namespace needs root";
-  // `trace` calibrates in /tmp: in a namespace of its own, a full 4 KiB tmpfs there. The
+  // `trace` calibrates in /tmp, after a run that timed a call (a write, here to /dev/null):
+  // in a namespace of its own, a full 4 KiB tmpfs there. The
   // binary is opened first and run through its fd: a build tree under /tmp is hidden then.
   auto traced = [](const std::string& format) {
     return run_process({"/usr/bin/unshare", "-m", "/bin/sh", "-c",
                         "exec 3<\"$0\" && mount -t tmpfs -o size=4k tmpfs /tmp && "
                         "head -c 4096 /dev/zero > /tmp/filler && "
-                        "exec /proc/self/fd/3 trace --format \"$1\" -- /bin/true",
+                        "exec /proc/self/fd/3 trace --format \"$1\" -- "
+                        "/bin/sh -c 'echo > /dev/null'",
                         IOBENCH_BIN, format});
   };
   const std::string why =
@@ -137,14 +139,19 @@ TEST(CalibrationLimits, ATightNprocNamesTheForkThatFailed) {
       as_nobody_with_nproc(1, {"--lines", "10", "--strategy", "buffered", "--dir", "/tmp"});
   EXPECT_EQ(bench.status, 3);
   EXPECT_EQ(bench.err, "iobench: error: fork for an untraced run" + hint);
-  const ProcessOutput trace = as_nobody_with_nproc(1, {"trace", "--", "/bin/true"});
+  // Only --time-all calibrates before the run (tracer.cc, "Calibrate later").
+  const ProcessOutput trace = as_nobody_with_nproc(1, {"trace", "--time-all", "--", "/bin/true"});
   EXPECT_EQ(trace.status, 3);
   EXPECT_EQ(trace.err, "iobench: error: fork for the tracer's calibration" + hint);
+  const ProcessOutput timing = as_nobody_with_nproc(1, {"trace", "--", "/bin/true"});
+  EXPECT_EQ(timing.status, 3);
+  EXPECT_EQ(timing.err, "iobench: error: fork for the traced run" + hint);
   const ProcessOutput count = as_nobody_with_nproc(1, {"trace", "--count-only", "--", "/bin/true"});
   EXPECT_EQ(count.status, 3);
   EXPECT_EQ(count.err, "iobench: error: fork for the traced run" + hint);
-  // One process more: the forks succeed and the first thread is refused.
-  const ProcessOutput thread = as_nobody_with_nproc(2, {"trace", "--", "/bin/true"});
+  // One process more: the forks succeed and the first thread (the calibration's timeout) is
+  // refused.
+  const ProcessOutput thread = as_nobody_with_nproc(2, {"trace", "--time-all", "--", "/bin/true"});
   EXPECT_EQ(thread.status, 3);
   EXPECT_EQ(thread.err, "iobench: error: a thread for the timeout" + hint);
 }

@@ -99,6 +99,10 @@ struct PtraceDetails {
   // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
   // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
   std::vector<std::string> lost_privileges;
+  // Calibrations of the tracer's cost this run made, before or after it (tracer.cc).
+  std::uint32_t calibrations = 0;
+  // It timed no call and had no calibration yet: none was made, and nothing was subtracted.
+  bool calibration_skipped = false;
 };
 
 /// What one traced run saw. `available` is false when the backend was refused.

@@ -131,7 +131,9 @@ std::string trace_footer(const TraceResult& t) {
   if (!m.times) return out + "count mode: calls only.\n";
   if (!t.time_unavailable_reason.empty())
     return out + fmt::format("syscall times —: {}.\n", escape_text(t.time_unavailable_reason));
-  if (const std::optional<std::int64_t> cost = subtracted_cost_ns(t))
+  if (t.ptrace && t.ptrace->calibration_skipped)
+    out += "no call timed, so no calibration was needed and nothing subtracted.\n";
+  else if (const std::optional<std::int64_t> cost = subtracted_cost_ns(t))
     out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
                        format_duration(static_cast<double>(*cost)));
   else

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
 #include "run/host_info.h"
 #include "run/noise.h"
@@ -32,6 +33,9 @@ struct Runner::Impl {
   bool pinned = false;
   RunObserver observer;
   NoticeSink notices;
+  // A strategy may fill --dir and leave the calibration after its traced run no block: the
+  // tracer is calibrated before the first one instead (tracer.cc, "Calibrate later").
+  bool calibrate_first = false;
   int timed_runs = 0;  // timed runs so far: each sample's place in the order they ran
   std::mt19937_64 rng{std::random_device{}()};  // the interleaved order; fresh every run
 
@@ -59,6 +63,7 @@ struct Runner::Impl {
       // A strategy is iobench's own x86-64 code: perf need not pay to count i386 calls.
       t.foreign_abis = false;
       backend = make_counting_backend(t);
+      calibrate_first = true;
     }
   }
 
@@ -256,6 +261,7 @@ void Runner::trace_row(Row& row) {
     // buried the calls it times. A strategy is our code and asks nothing of its mask; a
     // user's program (`trace`, `compare`) is never pinned. Times come from the untraced runs.
     const tracing::CpuPin together(row.work->pinned_when_traced() && o.tracer.backend->pins);
+    if (std::exchange(impl_->calibrate_first, false)) impl_->backend->overhead_ns();
     ChildRun run = row.work->run(impl_->backend.get(), o.timeout);
     if (run.trace) warn_once(*run.trace, r);
     // A failed counted run fails the row (wrong bytes too): its counts would describe them.

@@ -96,6 +96,7 @@ TraceMeasures measures(const TraceResult& t) noexcept { return measures(traits_o
 std::optional<std::int64_t> subtracted_cost_ns(const TraceResult& t) noexcept {
   if (!t.available || !measures(t).tracer_cost_subtracted || !t.time_unavailable_reason.empty())
     return std::nullopt;
+  if (t.ptrace && t.ptrace->calibration_skipped) return std::nullopt;  // nothing was timed
   if (t.ptrace) return t.ptrace->overhead_ns;
   if (t.bpf) return t.bpf->bias_ns;
   return std::nullopt;

@@ -327,4 +327,16 @@ std::optional<Overhead> residual_in_regime(const std::vector<TracerCalibration>&
   return Overhead{m, std::hypot(median(se), spread)};
 }
 
+std::uint64_t record_held_calls(const std::vector<TimedCall>& held, const TracerCalibration& c,
+                                std::uint64_t probed) {
+  const Subtraction s{.sleep = SleepRule{c.off_median_ns, c.off_threshold_ns},
+                      .overhead_ns = c.overhead_ns,
+                      .residual_ns = c.residual_ns};
+  for (TimedCall call : held) {
+    call.probed = call.probed && c.probed;
+    record_timed_call(call, s);
+  }
+  return c.probed ? probed : 0;
+}
+
 }  // namespace iobench::tracing

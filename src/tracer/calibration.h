@@ -10,6 +10,7 @@
 #include "base/unique_fd.h"
 #include "tracer/run_delay.h"
 #include "tracer/tally.h"
+#include "tracer/timed_call.h"
 #include "tracer/tracer.h"
 
 namespace iobench::tracing {
@@ -71,5 +72,12 @@ inline constexpr double kSameRegime = 2;
 /// standard error. Nullopt when none ran in that regime.
 std::optional<Overhead> residual_in_regime(const std::vector<TracerCalibration>& history,
                                            double level);
+
+/// Records the timed calls a run held for want of a calibration (SessionConfig's
+/// hold_timed_calls) as the session would have had `c` come before the run; when `c`'s probes
+/// failed, a probed call takes the whole calibrated cost instead (no residual corrects it),
+/// as a run after `c` would not have probed. Returns the run's `probed` calls still probed.
+std::uint64_t record_held_calls(const std::vector<TimedCall>& held, const TracerCalibration& c,
+                                std::uint64_t probed);
 
 }  // namespace iobench::tracing

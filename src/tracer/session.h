@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/interrupt.h"
@@ -26,6 +27,7 @@
 #include "tracer/run_delay.h"
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
+#include "tracer/timed_call.h"
 #include "tracer/wait_status.h"
 
 namespace iobench::tracing {
@@ -50,6 +52,9 @@ struct SessionConfig {
   std::vector<IntervalSample>* samples = nullptr;
   int unsampled_fd = -1;
   SleepRule sleep;  // from the calibration before the run
+  /// No calibration before the run: every timed call is held (take_held_calls()), not
+  /// recorded, for the calibration after it to correct (tracer.cc, "Calibrate later").
+  bool hold_timed_calls = false;
   /// Measure the tracer's cost next to each timed call (probe.h) instead of subtracting
   /// `overhead_ns`, which then serves only the calls a probe could not follow.
   bool probe = false;
@@ -77,7 +82,10 @@ class TraceSession {
   void kill_all() noexcept;
 
   bool seccomp() const noexcept { return seccomp_; }
-  const TraceTally& tally() const noexcept { return tally_; }
+  /// The tally, moved out once the run is over: the held calls' slots point into it.
+  TraceTally take_tally() noexcept { return std::move(tally_); }
+  /// The timed calls held for a calibration after the run (hold_timed_calls), in call order.
+  std::vector<TimedCall> take_held_calls() noexcept { return std::move(held_); }
   /// Of the timed intervals' wall time, the part either side waited for a CPU: how busy the
   /// machine was while calls were being timed.
   double busy_share() const noexcept {
@@ -195,8 +203,9 @@ class TraceSession {
   std::map<pid_t, Process> processes_;
   std::vector<pid_t> descendants_;  // every traced process but the main child
   TraceTally tally_;
-  std::uint64_t probed_ = 0;  // recorded calls that were probed
-  std::uint64_t probes_ = 0;  // every probe, the primers' too (sampler.h)
+  std::vector<TimedCall> held_;  // hold_timed_calls: every recorded call, in call order
+  std::uint64_t probed_ = 0;     // recorded calls that were probed
+  std::uint64_t probes_ = 0;     // every probe, the primers' too (sampler.h)
   std::int64_t probe_sum_ns_ = 0, reentry_sum_ns_ = 0;
   static constexpr double kUnsteadyRatio = 2;  // on a steady machine the mean is ~1.1-1.4x
   ProbeLevel probe_level_;

@@ -6,6 +6,7 @@
 #include "base/monotonic_clock.h"
 #include "tracer/session.h"
 #include "tracer/task_info.h"
+#include "tracer/timed_call.h"
 
 namespace iobench::tracing {
 
@@ -137,21 +138,21 @@ void TraceSession::cancel_probe(pid_t tid, Thread& t) {
 void TraceSession::record(Thread& t, const Held& h, bool probed) {
   if (t.weight == Sampler::kPrimer) return;  // timed for the next call's sake only
   if (probed) ++probed_;
-  const std::int64_t slept = config_.sleep.slept(h.interval.off, h.interval.slices);
-  if (!probed) {  // the calibrated cost
-    const std::int64_t ns = h.interval.cpu - config_.overhead_ns;
-    TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, ns, slept, ns + slept,
-                            t.weight);
+  const TimedCall call{.slot = t.slot,
+                       .rval = h.rval,
+                       .is_error = h.is_error,
+                       .moves_data = t.moves_data,
+                       .probed = probed,
+                       .weight = t.weight,
+                       .interval = h.interval,
+                       .probe_level_ns = probe_level_.median()};
+  // No calibration yet: what to subtract is known only once the run is over.
+  if (config_.hold_timed_calls) {
+    held_.push_back(call);
   } else {
-    // The sums take the call less its own probe: the probe shares the call's CPU, speed and
-    // placement, and a spike in either cancels on average (tally.h trims what is left). The
-    // histogram takes the call less the recent probes' median: one call's time, not the
-    // difference of two noisy ones. Both less the calibrated residual (the caches the
-    // tracer's work evicted).
-    const std::int64_t paired = h.interval.cpu - h.interval.probe - config_.residual_ns;
-    const std::int64_t shown = h.interval.cpu - probe_level_.median() - config_.residual_ns + slept;
-    TraceTally::record_exit(t.slot, h.rval, h.is_error, t.moves_data, paired, slept, shown,
-                            t.weight);
+    record_timed_call(call, Subtraction{.sleep = config_.sleep,
+                                        .overhead_ns = config_.overhead_ns,
+                                        .residual_ns = config_.residual_ns});
   }
   if (t.sample) config_.samples->push_back(h.interval);
 }

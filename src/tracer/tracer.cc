@@ -29,6 +29,7 @@
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
 #include "tracer/task_info.h"
+#include "tracer/timed_call.h"
 #include "tracer/watchdog.h"
 #include "tracer/write_calls.h"
 
@@ -120,6 +121,7 @@ struct Tracer::Impl {
     bool probe = kCanProbe;
     std::int64_t overhead_ns = 0;
     std::int64_t residual_ns = 0;
+    bool hold_timed_calls = false;  // no calibration yet: one after the run corrects them
     int unsampled_fd = -1;
     const char* purpose = "the traced run";     // what a failed fork was for
     bool command_gets_first_interrupt = false;  // never for a calibration: it is ours
@@ -127,7 +129,8 @@ struct Tracer::Impl {
   /// A finished session's result, before its times are corrected (tally.fill()).
   struct Traced {
     TraceResult result;
-    TraceTally tally;
+    TraceTally tally;             // moved from the session: `held`'s slots point into it
+    std::vector<TimedCall> held;  // hold_timed_calls: the timed calls, not yet recorded
     std::uint64_t probed = 0;
     double probe_level_ns = 0;   // the recent probes' median: what was subtracted, typically
     double probe_median_ns = 0;  // all the run's probes' median: its stop regime
@@ -140,10 +143,15 @@ struct Tracer::Impl {
   Traced trace(const std::function<int()>& child_main,
                std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
   /// The finished session's figures, into `traced`; `start` is when the child was released.
-  static void collect(const TraceSession& session, std::int64_t start, Traced& traced);
+  static void collect(TraceSession& session, std::int64_t start, Traced& traced);
   void run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
                     std::optional<std::chrono::nanoseconds> timeout, TraceResult& result);
   void calibrate();
+  /// Calibrate later: the calibrations for a run that had none before it, right after it (as
+  /// many as ensure_calibrated() would have made), then its held calls recorded with the first
+  /// of them as if it had come before. Returns that one, and sets `after` to the last.
+  TracerCalibration calibrate_after(Traced& t, TracerCalibration& after);
+  bool calibrated() const { return calibration && calibration->failure.empty(); }
   /// Calibrates when there is no calibration yet (three times), or once more when the last
   /// one failed: the space or the fd it lacked may be back.
   void ensure_calibrated();
@@ -155,6 +163,7 @@ struct Tracer::Impl {
   SeccompFilter filter;
   std::optional<TracerCalibration> calibration;
   std::vector<TracerCalibration> history;  // the recent probed calibrations, oldest first
+  std::uint32_t calibrations = 0;          // calibrate() calls so far: PtraceDetails's count
 };
 
 Tracer::Tracer(TracerOptions options)
@@ -169,21 +178,29 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   hooks.time_all = options_.time_all;
   hooks.command_gets_first_interrupt = options_.command_gets_first_interrupt;
   const bool timing = options_.mode == TraceMode::kTiming;
-  if (timing) impl_->ensure_calibrated();
-  const TracerCalibration before = timing ? impl_->latest() : TracerCalibration{};
-  // Without a calibration the run is still traced in timing mode (calls, errors and bytes are
-  // measured as ever), but none of its times is known.
-  const bool calibrated = timing && before.failure.empty();
+  const std::uint32_t calibrations = impl_->calibrations;
+  // Calibrate later: with no calibration yet, the run's timed calls are held and the
+  // calibrations right after it correct them, so that a run that timed none (`iobench trace
+  // -- true`) needs none. --time-all would hold every call, however many: it calibrates first.
+  const bool later = timing && !options_.time_all && !impl_->calibrated();
+  if (timing && !later) impl_->ensure_calibrated();
+  TracerCalibration before = timing && !later ? impl_->latest() : TracerCalibration{};
+  hooks.hold_timed_calls = later;
   hooks.sleep = SleepRule{before.off_median_ns, before.off_threshold_ns};
   hooks.overhead_ns = before.overhead_ns;
-  hooks.probe = kCanProbe && before.probed;
+  hooks.probe = kCanProbe && (later || before.probed);
   hooks.residual_ns = before.residual_ns;
   Impl::Traced t = impl_->trace(child_main, timeout, hooks);
   TracerCalibration after = before;
+  const bool skipped = later && t.held.empty();  // nothing timed: nothing to correct
+  if (later && !skipped) before = impl_->calibrate_after(t, after);
+  // Without a calibration the run is still traced in timing mode (calls, errors and bytes are
+  // measured as ever), but none of its times is known.
+  const bool calibrated = timing && !skipped && before.failure.empty();
   // A run that timed enough calls for the correction to matter is calibrated again right
   // after it (which is also the next run's "before"): what is subtracted drifts with the
   // machine's load, and a run is corrected by the two calibrations that bracket it.
-  if (calibrated && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
+  if (!later && calibrated && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
     impl_->calibrate();
     // Failed: the run rests on the one before it alone; the next run tries again.
     if (impl_->latest().failure.empty()) after = impl_->latest();
@@ -214,7 +231,10 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
     t.tally.fill(r, impl_->table, overhead);
     split_file_keys(r.files);  // the tally files calls by path and kind in one string
   }
-  if (timing && !calibrated) tracing::forget_times(r, "tracer calibration: " + before.failure);
+  if (timing && !skipped && !calibrated)
+    tracing::forget_times(r, "tracer calibration: " + before.failure);
+  details.calibrations = impl_->calibrations - calibrations;
+  details.calibration_skipped = skipped;
   return r;
 }
 
@@ -225,6 +245,17 @@ std::int64_t Tracer::overhead_ns() {
 const TracerCalibration& Tracer::calibration() {
   if (!impl_->calibration) impl_->ensure_calibrated();
   return impl_->latest();
+}
+
+TracerCalibration Tracer::Impl::calibrate_after(Traced& t, TracerCalibration& after) {
+  const int tries = calibration ? 1 : kFirstCalibrations;  // as ensure_calibrated()
+  calibrate();
+  TracerCalibration first = latest();
+  for (int i = 1; i < tries && latest().failure.empty(); ++i) calibrate();
+  after = latest().failure.empty() ? latest() : first;
+  // Recorded even when it failed: their errors and bytes stay, only their times go.
+  t.probed = record_held_calls(t.held, first, t.probed);
+  return first;
 }
 
 void Tracer::Impl::ensure_calibrated() {
@@ -295,6 +326,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
                     .samples = hooks.samples,
                     .unsampled_fd = hooks.unsampled_fd,
                     .sleep = hooks.sleep,
+                    .hold_timed_calls = hooks.hold_timed_calls,
                     .probe = hooks.probe,
                     .overhead_ns = hooks.overhead_ns,
                     .residual_ns = hooks.residual_ns,
@@ -314,7 +346,7 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
   return traced;
 }
 
-void Tracer::Impl::collect(const TraceSession& session, std::int64_t start, Traced& traced) {
+void Tracer::Impl::collect(TraceSession& session, std::int64_t start, Traced& traced) {
   TraceResult& result = traced.result;
   PtraceDetails& details = *result.ptrace;
   details.seccomp = session.seccomp();
@@ -322,7 +354,8 @@ void Tracer::Impl::collect(const TraceSession& session, std::int64_t start, Trac
   result.wall_ns = session.main_exit_ns() - start;
   details.cpu_ns = session.main_cpu_ns();
   if (session.main_status()) set_ending(result, *session.main_status());
-  traced.tally = session.tally();
+  traced.tally = session.take_tally();
+  traced.held = session.take_held_calls();
   traced.probed = session.probed_calls();
   traced.probe_level_ns = session.probe_level_ns();
   traced.probe_median_ns = session.probe_median_ns();
@@ -350,6 +383,7 @@ void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
 // error of the run: it leaves `calibration` holding the reason, and the runs it would have
 // corrected report their times as unknown, with that reason.
 void Tracer::Impl::calibrate() {
+  ++calibrations;
   const std::string dir = options.calibration_dir.empty() ? "/tmp" : options.calibration_dir;
   TracerCalibration failed;
   failed.traced = true;

@@ -1,5 +1,6 @@
-// Which calibrations correct a run: those whose stops cost what the run's did; and what a
-// calibration needs of its directory (one block) and says when it cannot have it.
+// Which calibrations correct a run: those whose stops cost what the run's did; what a
+// calibration needs of its directory (one block) and says when it cannot have it; and that a
+// run with no calibration yet is calibrated after itself, only when it timed a call.
 #include "tracer/calibration.h"
 
 #include <fcntl.h>
@@ -8,9 +9,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tracer/counting_backend.h"
 #include "tracer_test_util.h"
 
 namespace iobench::tracer_test {
@@ -151,6 +154,53 @@ TEST_F(CalibrationSpace, AFailedCalibrationIsTriedAgainBeforeTheNextRun) {
   EXPECT_EQ(r.time_unavailable_reason, "");
   EXPECT_EQ(tracer.calibration().failure, "");
   EXPECT_GT(r.ptrace->overhead_ns, 0);
+}
+
+using CalibrateLater = TracerTest;
+
+TEST_F(CalibrateLater, ARunThatTimesNoCallMakesNoCalibration) {
+  Tracer tracer(TracerOptions{});
+  Command cmd({"/bin/true"});
+  const TraceResult r = tracer.run(cmd.fn());
+  ASSERT_TRUE(r.available) << r.unavailable_reason;
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.ptrace->calibrations, 0u) << "nothing timed: nothing to correct";
+  EXPECT_TRUE(r.ptrace->calibration_skipped);
+  EXPECT_EQ(subtracted_cost_ns(r), std::nullopt) << "it subtracted nothing and says so";
+  EXPECT_EQ(r.time_unavailable_reason, "");
+}
+
+TEST_F(CalibrateLater, AWritingRunIsCalibratedRightAfterItselfAndTheNextOneRestsOnThat) {
+  TempDir dir;
+  Tracer tracer(TracerOptions{});
+  Command cmd({PROGRAM_WRITER, dir.file("out"), "100"});
+  const TraceResult r = tracer.run(cmd.fn());
+  ASSERT_TRUE(r.available) << r.unavailable_reason;
+  EXPECT_EQ(r.ptrace->calibrations, 3u) << "as many as before a run";
+  EXPECT_FALSE(r.ptrace->calibration_skipped);
+  EXPECT_EQ(r.time_unavailable_reason, "");
+  EXPECT_GT(r.ptrace->overhead_ns, 0);
+  const SyscallStats& w = r.syscalls.at("write");
+  EXPECT_EQ(w.timed_calls, 100u) << "every held call recorded";
+  EXPECT_EQ(w.bytes, 100 * kLineBytes);
+  EXPECT_TRUE(w.time_ns > 0 || w.time_uncertain()) << w.time_ns;
+  ASSERT_TRUE(w.latency.has_value());
+  const TraceResult next = tracer.run(cmd.fn());
+  EXPECT_EQ(next.ptrace->calibrations, 0u) << "100 timed calls: below a recalibration's worth";
+  EXPECT_FALSE(next.ptrace->calibration_skipped);
+  EXPECT_GT(next.ptrace->overhead_ns, 0);
+}
+
+TEST_F(CalibrateLater, TimeAllCalibratesFirstAsEver) {
+  TracerOptions o;
+  o.time_all = true;  // it would hold every call, however many
+  Tracer tracer(o);
+  Command cmd({"/bin/true"});
+  const TraceResult r = tracer.run(cmd.fn());
+  ASSERT_TRUE(r.available) << r.unavailable_reason;
+  EXPECT_EQ(r.ptrace->calibrations, 3u);
+  EXPECT_FALSE(r.ptrace->calibration_skipped);
+  EXPECT_NE(subtracted_cost_ns(r), std::nullopt);
 }
 
 }  // namespace
