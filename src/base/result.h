@@ -114,7 +114,7 @@ struct BpfDetails {
 struct CrossCheck {
   std::string unavailable_reason;  // non-empty: not measured, and why; nothing below is known
   std::uint64_t calls = 0;         // write-family calls ptrace counted
-  std::uint64_t kernel_calls = 0;  // the kernel clock's count of them (its probes left out)
+  std::uint64_t kernel_calls = 0;  // the kernel clock's count (ptrace's probes left out)
   std::int64_t estimate_ns = 0;    // ptrace: corrected total, estimated from its timed sample
   std::int64_t estimate_ci95_ns = 0;
   std::int64_t kernel_ns = 0;  // kernel clock: every call timed, its bias taken out
@@ -140,12 +140,13 @@ struct TraceResult {
   std::vector<ProcessStats> processes;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
-  int exit_code = -1;                     // when it exited
-  int term_signal = 0;                    // when a signal killed it
-  bool timed_out = false;                 // killed by the tracer's timeout
-  std::optional<PtraceDetails> ptrace;    // set by the ptrace backend alone
-  std::optional<BpfDetails> bpf;          // set by the bpf backend alone, in timing mode
-  std::optional<CrossCheck> cross_check;  // --cross-check alone
+  int exit_code = -1;                   // when it exited
+  int term_signal = 0;                  // when a signal killed it
+  bool timed_out = false;               // killed by the tracer's timeout
+  std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
+  std::optional<BpfDetails> bpf;        // set by the bpf backend alone, in timing mode
+  // --cross-check alone (tracer/cross_check.h)
+  std::optional<CrossCheck> cross_check;
 };
 
 enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };
