@@ -112,6 +112,22 @@ struct BpfDetails {
   std::int64_t bias_spread_ns = 0;  // half the interquartile range over its stretches
 };
 
+/// The write family's ptrace estimate held to the kernel clock's time for the same calls, in
+/// the same run (--cross-check, tracer/cross_check.h): the kernel's interval holds no ptrace
+/// stop (they come before sys_enter and after sys_exit).
+struct CrossCheck {
+  std::string unavailable_reason;  // non-empty: not measured, and why; nothing below is known
+  std::uint64_t calls = 0;         // write-family calls ptrace counted
+  std::uint64_t kernel_calls = 0;  // the kernel clock's count (ptrace's probes left out)
+  std::int64_t estimate_ns = 0;    // ptrace: corrected total, estimated from its timed sample
+  std::int64_t estimate_ci95_ns = 0;
+  std::int64_t kernel_ns = 0;  // kernel clock: every call timed, its bias taken out
+  std::int64_t kernel_ci95_ns = 0;
+  std::int64_t kernel_bias_ns = 0;  // per call, what was taken out (may be < 0)
+  double ratio = 0;                 // estimate_ns / kernel_ns
+  double ratio_ci95 = 0;            // half-width of its 95% interval
+};
+
 struct TraceResult {
   bool available = false;
   std::string unavailable_reason;
@@ -133,6 +149,8 @@ struct TraceResult {
   bool timed_out = false;               // killed by the tracer's timeout
   std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
   std::optional<BpfDetails> bpf;        // set by the bpf backend alone, in timing mode
+  // --cross-check alone (tracer/cross_check.h)
+  std::optional<CrossCheck> cross_check;
 };
 
 enum class ResultStatus { kOk, kUnsupported, kFailed, kTimeout };

@@ -68,6 +68,17 @@ std::string tracer_help() {
          "ptrace)";
 }
 
+/// --cross-check: ptrace's estimate is what it checks, whatever auto would have chosen.
+void cross_checked(const std::string& named, TracerOptions& t) {
+  if (named != "auto" && t.backend != &kPtraceTraits)
+    throw Error(
+        fmt::format("--cross-check holds ptrace's times to the kernel clock's; drop "
+                    "--tracer {}",
+                    t.backend->name));
+  t.backend = &kPtraceTraits;
+  t.cross_check = true;
+}
+
 }  // namespace
 
 void TracerFlags::add(CLI::App& app) {
@@ -80,6 +91,10 @@ void TracerFlags::add(CLI::App& app) {
                "(the first 3,000 of each syscall, then 1 in k)")
       ->excludes("--count-only");
   app.add_option("--tracer", backend, tracer_help());
+  app.add_flag("--cross-check", cross_check,
+               "Time the calls with ptrace and the kernel clock (eBPF) at once; print the ratio "
+               "of ptrace's estimate to the kernel's time (root or CAP_BPF + CAP_PERFMON)")
+      ->excludes("--count-only");
 }
 
 TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) const {
@@ -94,6 +109,7 @@ TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) 
                            .every_syscall = trace_all};
   t.backend =
       backend == "auto" ? auto_backend(needs, traced) : named_backend(backend, needs, traced);
+  if (cross_check && traced) cross_checked(backend, t);
   return t;
 }
 

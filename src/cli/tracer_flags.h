@@ -14,6 +14,7 @@ namespace iobench {
 
 struct TracerFlags {
   bool count_only = false, trace_all = false, pin = false, no_pin = false, time_all = false;
+  bool cross_check = false;  // --cross-check (tracer/cross_check.h)
   std::string backend = "auto";
 
   void add(CLI::App& app);

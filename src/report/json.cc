@@ -8,11 +8,11 @@
 #include <utility>
 #include <variant>
 
-#include "strategies/knobs.h"
 #include "report/escape.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "report/table_parts.h"
+#include "strategies/knobs.h"
 #include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
@@ -84,6 +84,24 @@ json files_json(const TraceResult& t) {
                    {"syscalls", syscalls_json(f.syscalls, m, times_known(t))}});
   }
   return out;
+}
+
+/// --cross-check's figures (base/result.h CrossCheck); each null when it was not measured.
+json cross_check_json(const CrossCheck& c) {
+  const bool ok = c.unavailable_reason.empty();
+  const auto known = [ok](auto v) { return ok ? json(v) : json(nullptr); };
+  return {
+      {"unavailable", ok ? json(nullptr) : json(c.unavailable_reason)},
+      {"calls", known(c.calls)},
+      {"kernel_calls", known(c.kernel_calls)},
+      {"estimate_ns", known(c.estimate_ns)},
+      {"estimate_ci95_ns", ok ? interval_json(c.estimate_ns, c.estimate_ci95_ns) : json(nullptr)},
+      {"kernel_ns", known(c.kernel_ns)},
+      {"kernel_ci95_ns", ok ? interval_json(c.kernel_ns, c.kernel_ci95_ns) : json(nullptr)},
+      {"kernel_bias_ns", known(c.kernel_bias_ns)},
+      {"ratio", known(c.ratio)},
+      {"ratio_ci95",
+       ok ? json::array({c.ratio - c.ratio_ci95, c.ratio + c.ratio_ci95}) : json(nullptr)}};
 }
 
 json stats_json(const Stats& s) {
@@ -207,6 +225,8 @@ json result_json(const StrategyResult& r) {
       j["latency_ns"] = latency_json(r.latency);
     }
   }
+  // Only under --cross-check: every other document stays as it was.
+  if (r.trace && r.trace->cross_check) j["cross_check"] = cross_check_json(*r.trace->cross_check);
   return j;
 }
 
@@ -300,6 +320,7 @@ std::string render_trace_json(const TraceRecord& rep) {
       procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, m, times_known(t))}});
     doc["processes"] = procs;
   }
+  if (t.cross_check) doc["cross_check"] = cross_check_json(*t.cross_check);
   return dump_json(std::move(doc));
 }
 

@@ -225,6 +225,18 @@ bool tracer_uncalibrated(const RunRecord& rep) {
   return any_reason;
 }
 
+std::string cross_check_line(const CrossCheck& c, const std::string& label) {
+  const std::string head =
+      "ptrace estimate / kernel clock" + (label.empty() ? "" : " (" + escape_text(label) + ")");
+  if (!c.unavailable_reason.empty())
+    return fmt::format("{}: — ({})\n", head, escape_text(c.unavailable_reason));
+  const std::string calls = c.calls == c.kernel_calls
+                                ? "same " + format_count(c.calls) + " calls"
+                                : fmt::format("ptrace {} calls, kernel {}", format_count(c.calls),
+                                              format_count(c.kernel_calls));
+  return fmt::format("{}: {:.2f} ± {:.2f} ({})\n", head, c.ratio, c.ratio_ci95, calls);
+}
+
 std::string render_provenance(const RunRecord& rep, const char* per) {
   const bool commands = !rep.commands.empty();
   std::string out;
@@ -256,6 +268,9 @@ std::string render_provenance(const RunRecord& rep, const char* per) {
   } else {
     out += "write calls: not traced (--no-trace).\n";
   }
+  for (const StrategyResult& r : rep.results)
+    if (r.trace && r.trace->cross_check)
+      out += cross_check_line(*r.trace->cross_check, rep.results.size() > 1 ? r.strategy : "");
   return out;
 }
 

@@ -88,6 +88,10 @@ extern const char* const kLostNote;
 /// Two lines naming the version, the work (`what`), the runs, the CPU and the kernel.
 std::string render_heading(const RunRecord& rep, const std::string& what, const char* per);
 
+/// --cross-check's line: "ptrace estimate / kernel clock: 0.97 ± 0.02 (same 100,000 calls)",
+/// `label` after "clock" when several rows have one; "—" and the reason when not measured.
+std::string cross_check_line(const CrossCheck& c, const std::string& label = "");
+
 /// Where every number came from: untraced medians, the traced run, what a write call is.
 /// `per` names a row ("strategy", "command", "value").
 std::string render_provenance(const RunRecord& rep, const char* per);

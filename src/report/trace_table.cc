@@ -9,6 +9,7 @@
 #include "report/escape.h"
 #include "report/grid.h"
 #include "report/reporter.h"
+#include "report/table_parts.h"
 #include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
@@ -178,7 +179,9 @@ std::string render_trace_table(const TraceRecord& rep) {
     for (const auto& p : t.processes)
       out += fmt::format("\nprocess {}\n", p.pid) + syscall_table(p.syscalls, timed);
   }
-  return out + trace_footer(t);
+  out += trace_footer(t);
+  if (t.cross_check) out += cross_check_line(*t.cross_check);
+  return out;
 }
 
 }  // namespace iobench

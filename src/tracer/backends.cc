@@ -8,6 +8,7 @@
 
 #include "tracer/bpf_backend.h"
 #include "tracer/counting_backend.h"
+#include "tracer/cross_check.h"
 #include "tracer/perf_counter.h"
 #include "tracer/tracer.h"
 
@@ -70,6 +71,7 @@ AutoChoice choose_backend(const BackendNeeds& needs) {
 }
 
 std::unique_ptr<CountingBackend> make_counting_backend(const TracerOptions& options) {
+  if (options.cross_check) return make_cross_check(options);  // a decorator, not a backend
   for (const Backend& b : kBackends)
     if (b.traits == options.backend) return b.make(options);
   return fallback_backend().make(options);

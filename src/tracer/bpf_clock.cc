@@ -288,4 +288,27 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   return run;
 }
 
+void BpfClock::start(pid_t tgid) {
+  const bool was_loaded = loader_ != nullptr;
+  BpfLoader& loader = loaded();
+  if (was_loaded) loader.reset();
+  loader.track(tgid);
+  loader.attach();
+  started_ = true;
+}
+
+BpfClockRun BpfClock::stop() noexcept {
+  BpfClockRun run;
+  if (!started_) return run;
+  started_ = false;
+  loader_->detach();
+  try {
+    run.syscalls = collect_syscalls(*loader_, loader_->rodata(), reported_);
+    run.files = collect_files(*loader_);
+  } catch (...) {  // out of memory: nothing counted
+    run = BpfClockRun{};
+  }
+  return run;
+}
+
 }  // namespace iobench::tracing

@@ -143,6 +143,12 @@ class BpfClock {
   /// running after `timeout` is killed). Throws Error when the programs do not load.
   BpfClockRun run(const std::function<int()>& child_main,
                   std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+  /// For a caller that forks the tree itself (the ptrace cross-check, tracer/cross_check.h):
+  /// from now until stop(), follows the process `tgid` and all it forks. Throws Error when
+  /// the programs do not load. stop() returns the counts (no status or wall time: the
+  /// caller's); a stop without a start returns nothing.
+  void start(pid_t tgid);
+  BpfClockRun stop() noexcept;
   /// measure_bpf_bias with this clock's program (loading it if no run has): next to a run,
   /// with no second load.
   BpfBias bias(int stretches = 10, int calls_per_stretch = 20000);
@@ -152,6 +158,7 @@ class BpfClock {
   BpfLoader& loaded();
   std::unique_ptr<BpfLoader> loader_;  // loaded by the first run
   std::vector<bool> reported_;         // per key: asked for (the bias call may not be)
+  bool started_ = false;               // attached by start(), until stop()
 };
 
 BpfBias measure_bpf_bias(int stretches = 10, int calls_per_stretch = 20000);

@@ -125,6 +125,7 @@ struct Tracer::Impl {
     int unsampled_fd = -1;
     const char* purpose = "the traced run";     // what a failed fork was for
     bool command_gets_first_interrupt = false;  // never for a calibration: it is ours
+    SessionWatch* watch = nullptr;              // likewise
   };
   /// A finished session's result, before its times are corrected (tally.fill()).
   struct Traced {
@@ -164,6 +165,7 @@ struct Tracer::Impl {
   std::optional<TracerCalibration> calibration;
   std::vector<TracerCalibration> history;  // the recent probed calibrations, oldest first
   std::uint32_t calibrations = 0;          // calibrate() calls so far: PtraceDetails's count
+  SessionWatch* watch = nullptr;
 };
 
 Tracer::Tracer(TracerOptions options)
@@ -177,6 +179,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   hooks.mode = options_.mode;
   hooks.time_all = options_.time_all;
   hooks.command_gets_first_interrupt = options_.command_gets_first_interrupt;
+  hooks.watch = impl_->watch;
   const bool timing = options_.mode == TraceMode::kTiming;
   const std::uint32_t calibrations = impl_->calibrations;
   // Calibrate later: with no calibration yet, the run's timed calls are held and the
@@ -237,6 +240,8 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   details.calibration_skipped = skipped;
   return r;
 }
+
+void Tracer::watch_sessions(SessionWatch* watch) noexcept { impl_->watch = watch; }
 
 std::int64_t Tracer::overhead_ns() {
   return options_.mode == TraceMode::kTiming ? calibration().overhead_ns : 0;
@@ -336,10 +341,12 @@ Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
       pid);
   guard.disarm();  // the session kills and reaps from here on
   Watchdog watchdog(timeout, [&session] { session.kill_all(); });
+  if (hooks.watch != nullptr) hooks.watch->started(pid);
   const std::int64_t start = monotonic_ns();
   release_child(parent_end.get(), Verdict::kTraced);  // if it is gone, run() reaps it
   parent_end.reset();
   session.run();
+  if (hooks.watch != nullptr) hooks.watch->ended();
   result.timed_out = watchdog.expired();
   traced.spinners = spinners.count();
   collect(session, start, traced);

@@ -58,6 +58,8 @@ struct TracerOptions {
   /// Ctrl-C as strace does it (`iobench trace`, README "Ctrl-C"): the first SIGINT during
   /// run() is passed on to the program, which may handle it; only a second one interrupts.
   bool command_gets_first_interrupt = false;
+  /// ptrace with the kernel clock on the same tree (tracer/cross_check.h): timing mode only.
+  bool cross_check = false;
 };
 
 /// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
@@ -79,6 +81,16 @@ struct TracerCalibration {
   /// Non-empty: it failed, and nothing above is known. Why, for TraceResult's
   /// time_unavailable_reason ("tracer calibration: ..."): a run's times need it.
   std::string failure;
+};
+
+/// Told around each traced run's session, never a calibration's: `started` once the program
+/// is attached and just before it is released, `ended` once its whole tree is gone. The
+/// cross-check (tracer/cross_check.h) attaches the kernel clock to exactly that tree.
+class SessionWatch {
+ public:
+  virtual ~SessionWatch() = default;
+  virtual void started(pid_t pid) noexcept = 0;
+  virtual void ended() noexcept = 0;
 };
 
 /// Builds the filter once (allocation must happen before fork) and runs children under it.
@@ -110,6 +122,8 @@ class Tracer final : public CountingBackend {
   const TracerCalibration& calibration();
 
   const TracerOptions& options() const noexcept { return options_; }
+  /// Tells `watch` (null: no one) about every later run's session.
+  void watch_sessions(SessionWatch* watch) noexcept;
 
  private:
   struct Impl;
