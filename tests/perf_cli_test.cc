@@ -2,6 +2,8 @@
 // and the usage errors with the exit status the README documents.
 #include <gtest/gtest.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -147,6 +149,83 @@ TEST(CompareTracer, PerfWithoutCountOnlyIsAUsageError) {
   const ProcessOutput r = iobench({"compare", "--tracer", "perf", "--", "true"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "iobench: error: --tracer perf counts only; add --count-only\n");
+}
+
+// ---- a fresh machine: tracefs not mounted (Debian 12 does not mount it at boot) ----
+
+/// iobench `args` in a mount namespace of its own where tracefs is not mounted (nor debugfs,
+/// under which older set-ups reach it); `as_nobody`: without root's privileges.
+ProcessOutput iobench_without_tracefs(std::vector<std::string> args, bool as_nobody = false) {
+  args.insert(args.begin(), IOBENCH_BIN);
+  if (as_nobody)
+    args.insert(args.begin(),
+                {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"});
+  args.insert(args.begin(), {WITHOUT_MOUNT_BIN, "/sys/kernel/tracing", "/sys/kernel/debug", "--"});
+  return run_process(args);
+}
+
+/// Why the tracefs tests cannot run here; empty when they can.
+std::string fresh_machine_unavailable() {
+  if (::geteuid() != 0) return "a mount namespace needs root";
+  if (std::string why = perf_unavailable(); !why.empty()) return why;
+  // What the namespace looks like: nothing of tracefs left in it.
+  const ProcessOutput fs =
+      run_process({WITHOUT_MOUNT_BIN, "/sys/kernel/tracing", "/sys/kernel/debug", "--",
+                   "/usr/bin/stat", "-f", "-c", "%T", "/sys/kernel/tracing"});
+  if (fs.status == 77) return "no private mount namespace: " + fs.err;
+  EXPECT_EQ(fs.status, 0) << fs.err;
+  EXPECT_NE(fs.out, "tracefs\n");
+  return {};
+}
+
+const std::vector<std::string> kBufferedCounted = {
+    "--count-only", "--strategy", "buffered", "--lines", "1000", "--runs", "1",
+    "--warmup",     "0",          "--format", "json"};
+
+std::vector<std::string> with_dir(std::vector<std::string> args, const std::string& dir) {
+  args.insert(args.end(), {"--dir", dir});
+  return args;
+}
+
+TEST(PerfTracefs, TracerPerfMountsTracefsWhenItIsMissing) {
+  if (std::string why = fresh_machine_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  std::vector<std::string> args = with_dir(kBufferedCounted, dir.path());
+  args.insert(args.begin(), {"--tracer", "perf"});
+  const ProcessOutput r = iobench_without_tracefs(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["results"][0]["trace_backend"], "perf");
+  EXPECT_EQ(doc["results"][0]["write_calls"], 1);  // 12,890 bytes: one 64 KiB flush
+}
+
+TEST(PerfTracefs, AutoLeavesTheMachineAloneAndNamesTheCommand) {
+  if (std::string why = fresh_machine_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const ProcessOutput r = iobench_without_tracefs(with_dir(kBufferedCounted, dir.path()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("iobench: note: perf counters unavailable (tracefs is not mounted; as "
+                       "root: mount -t tracefs nodev /sys/kernel/tracing); counting with ptrace\n"),
+            std::string::npos)
+      << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["results"][0]["trace_backend"], "ptrace");
+  EXPECT_EQ(doc["results"][0]["write_calls"], 1);
+}
+
+TEST(PerfTracefs, WithoutRootTracerPerfPrintsTheCommand) {
+  if (std::string why = fresh_machine_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  ::chmod(dir.path().c_str(), 0777);
+  std::vector<std::string> args = with_dir(kBufferedCounted, dir.path());
+  args.insert(args.begin(), {"--tracer", "perf"});
+  const ProcessOutput r = iobench_without_tracefs(args, true);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "iobench: error: --tracer perf: tracefs is not mounted; as root: mount -t tracefs "
+            "nodev /sys/kernel/tracing\n");
+  EXPECT_EQ(r.out, "");
 }
 
 }  // namespace

@@ -264,7 +264,11 @@ TraceRecord trace_report() {
   pipe.path = "pipe:[1234]";
   pipe.syscalls["fsync"] = t.syscalls["fsync"];
   t.files.push_back(pipe);
-  t.processes.push_back({4001, {{"write", t.syscalls["write"]}}});
+  // One named (with its file), one a backend could not name.
+  t.processes.push_back({4001,
+                         {{"write", t.syscalls["write"]}},
+                         "tar",
+                         {FileStats{"/tmp/out", {{"write", t.syscalls["write"]}}}}});
   t.processes.push_back({4002, {{"openat", t.syscalls["openat"]}}});
   return rep;
 }

@@ -74,9 +74,14 @@ struct FileStats {
   std::uint64_t bytes() const;
 };
 
+/// One process of the traced tree (every thread of it together), named as ps names it.
 struct ProcessStats {
   int pid = 0;
   std::map<std::string, SyscallStats> syscalls;
+  // Its command name: the kernel's comm (at most 15 bytes) after its last exec, or its
+  // parent's when it never exec'd; empty when unknown.
+  std::string name;
+  std::vector<FileStats> files;  // its part of TraceResult::files, path by path
 };
 
 enum class TraceMode { kTiming, kCount };

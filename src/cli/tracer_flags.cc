@@ -37,6 +37,9 @@ const BackendTraits* named_backend(const std::string& name, const BackendNeeds& 
   if (const char* flag = missing_flag(t, needs))
     throw Error(fmt::format("--tracer {} counts the write family only; drop {}", t.name, flag));
   if (!traced) return fallback_backend().traits;  // --no-trace: nothing to count
+  if (b->set_up != nullptr)
+    if (std::string why = b->set_up(); !why.empty())
+      throw Error(fmt::format("--tracer {}: {}", t.name, why));
   if (b->unavailable != nullptr)
     if (std::string why = b->unavailable(); !why.empty())
       throw Error(fmt::format("--tracer {}: {}", t.name, why));

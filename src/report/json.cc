@@ -70,10 +70,11 @@ json unavailable_json(const TraceResult& t) {
   return times_known(t) ? json(nullptr) : json(t.time_unavailable_reason);
 }
 
-json files_json(const TraceResult& t) {
+/// `files` (the run's, or one process's) of the run `t`.
+json files_json(const std::vector<FileStats>& files, const TraceResult& t) {
   json out = json::array();
   const TraceMeasures m = measures(t);
-  for (const FileStats& f : t.files) {
+  for (const FileStats& f : files) {
     // Written to only through calls that return no byte count (a ring, fsync): unknown.
     const SyscallStats moved = data_moved(f);
     const bool counted = m.returns && moved.calls > 0 && !moved.returns_unknown;
@@ -85,6 +86,8 @@ json files_json(const TraceResult& t) {
   }
   return out;
 }
+
+json files_json(const TraceResult& t) { return files_json(t.files, t); }
 
 /// --cross-check's figures (base/result.h CrossCheck); each null when it was not measured.
 json cross_check_json(const CrossCheck& c) {
@@ -317,7 +320,10 @@ std::string render_trace_json(const TraceRecord& rep) {
   if (rep.per_process) {
     json procs = json::array();
     for (const auto& p : t.processes)
-      procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, m, times_known(t))}});
+      procs.push_back({{"pid", p.pid},
+                       {"name", p.name.empty() ? json(nullptr) : json(p.name)},
+                       {"syscalls", syscalls_json(p.syscalls, m, times_known(t))},
+                       {"files", files_json(p.files, t)}});
     doc["processes"] = procs;
   }
   if (t.cross_check) doc["cross_check"] = cross_check_json(*t.cross_check);

@@ -1,6 +1,6 @@
 // `iobench trace`'s table, as strace -c draws one: a row per syscall (most time first, most
-// calls in count mode) and their total, a row per file, optionally a table per process, and
-// what the write-call count and the times mean.
+// calls in count mode) and their total, a row per file, optionally a table per process (its
+// syscalls and its files), and what the write-call count and the times mean.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -117,6 +117,16 @@ std::string file_table(const std::vector<FileStats>& files, bool timed) {
   return render_columns(cols, files);
 }
 
+/// One process's tables, under its name and pid as ps shows them ("gzip (pid 6133)"; a
+/// backend that names none: "process 6133"): its syscalls, then its files.
+std::string process_tables(const ProcessStats& p, bool timed) {
+  std::string out = p.name.empty() ? fmt::format("\nprocess {}\n", p.pid)
+                                   : fmt::format("\n{} (pid {})\n", escape_text(p.name), p.pid);
+  out += syscall_table(p.syscalls, timed);
+  if (!p.files.empty()) out += "\n" + file_table(p.files, timed);
+  return out;
+}
+
 /// What the write-call count is, that the wall time is a traced one, and how the syscall
 /// times were corrected or sampled.
 std::string trace_footer(const TraceResult& t) {
@@ -176,8 +186,7 @@ std::string render_trace_table(const TraceRecord& rep) {
     out += file_table(t.files, timed);
   }
   if (rep.per_process) {
-    for (const auto& p : t.processes)
-      out += fmt::format("\nprocess {}\n", p.pid) + syscall_table(p.syscalls, timed);
+    for (const auto& p : t.processes) out += process_tables(p, timed);
   }
   out += trace_footer(t);
   if (t.cross_check) out += cross_check_line(*t.cross_check);

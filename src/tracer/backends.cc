@@ -22,7 +22,7 @@ std::unique_ptr<CountingBackend> make(const TracerOptions& options) {
 
 const std::array kBackends{
     Backend{&kPtraceTraits, make<Tracer>, nullptr},
-    Backend{&kPerfTraits, make<PerfCounter>, perf_counting_unavailable},
+    Backend{&kPerfTraits, make<PerfCounter>, perf_counting_unavailable, set_up_perf_counting},
     Backend{&kBpfTraits, make<BpfBackend>, bpf_backend_unavailable},
 };
 

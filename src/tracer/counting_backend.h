@@ -41,6 +41,10 @@ struct Backend {
   /// Why it cannot run here for this process, in one line; empty when it can. Null: it always
   /// runs (ptrace runs the child untraced where it is refused, and the result says why).
   std::string (*unavailable)();
+  /// What naming it in --tracer does before `unavailable` is asked (perf mounts tracefs, as
+  /// perf does); auto never calls it, for it may change the machine. Returns why it failed,
+  /// or empty. Null: nothing to set up.
+  std::string (*set_up)() = nullptr;
 };
 
 /// Every backend, in the order --tracer lists them.

@@ -14,7 +14,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "base/error.h"
@@ -23,6 +22,7 @@
 #include "base/unique_fd.h"
 #include "tracer/child_launch.h"
 #include "tracer/syscalls.h"
+#include "tracer/tracefs.h"
 #include "tracer/tracer.h"
 
 namespace iobench {
@@ -31,36 +31,11 @@ using namespace tracing;
 
 namespace {
 
-// tracefs at its own mount point, or under debugfs on older set-ups. iobench never mounts it:
-// that is the machine owner's call (`mount -t tracefs nodev /sys/kernel/tracing`).
-constexpr const char* kTracefsRoots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
 // Tracepoints are named after the kernel's SYSCALL_DEFINE, which is not always libseccomp's
 // name for the call: x86_64's sendfile is sendfile64 in the kernel.
 std::string tracepoint_name(std::string_view syscall) {
   if (syscall == "sendfile") return "sendfile64";
   return std::string(syscall);
-}
-
-/// The id of tracefs event `event` ("syscalls/sys_enter_write"), or -1.
-long read_id(const std::string& root, const std::string& event) {
-  std::ifstream in(root + "/events/" + event + "/id");
-  long id = -1;
-  in >> id;
-  return in ? id : -1;
-}
-
-/// The tracefs root whose syscall tracepoints we can read, or empty.
-std::string tracefs_root() {
-  for (const char* root : kTracefsRoots)
-    if (read_id(root, "syscalls/sys_enter_write") >= 0) return root;
-  return {};
-}
-
-std::string no_tracefs_reason() {
-  if (::geteuid() != 0) return "syscall tracepoints unreadable (needs root)";
-  return "no syscall tracepoints (tracefs not mounted at /sys/kernel/tracing, or a kernel "
-         "without CONFIG_FTRACE_SYSCALLS)";
 }
 
 /// A counting (not sampling) counter of one tracepoint on pid and, through inherit, on every
@@ -92,8 +67,8 @@ int open_gated_counter(long id, pid_t pid) noexcept {
 /// The tracepoint id of native syscall `name`: the kernel names some after their
 /// SYSCALL_DEFINE (x86-64's stat is newstat). -1 when it has none: not implemented here.
 long native_tracepoint(const std::string& root, const std::string& name) {
-  const long id = read_id(root, "syscalls/sys_enter_" + tracepoint_name(name));
-  return id >= 0 ? id : read_id(root, "syscalls/sys_enter_new" + name);
+  const long id = tracefs_event_id(root, "syscalls/sys_enter_" + tracepoint_name(name));
+  return id >= 0 ? id : tracefs_event_id(root, "syscalls/sys_enter_new" + name);
 }
 
 std::string open_error(int err) {
@@ -113,10 +88,12 @@ struct Handshake {
 
 }  // namespace
 
+std::string set_up_perf_counting() { return mount_tracefs_if_missing(); }
+
 std::string perf_counting_unavailable() {
   const std::string root = tracefs_root();
   if (root.empty()) return no_tracefs_reason();
-  UniqueFd probe(open_counter(read_id(root, "syscalls/sys_enter_write"), 0));
+  UniqueFd probe(open_counter(tracefs_event_id(root, "syscalls/sys_enter_write"), 0));
   if (!probe) return open_error(errno);
   return {};
 }
@@ -130,14 +107,14 @@ PerfCounter::PerfCounter(bool foreign_abis) {
     return;
   }
   for (std::string_view name : write_family_names()) {
-    const long id = read_id(root, "syscalls/sys_enter_" + tracepoint_name(name));
+    const long id = tracefs_event_id(root, "syscalls/sys_enter_" + tracepoint_name(name));
     // No tracepoint: the call does not exist on this architecture, so nothing can make it.
     if (id < 0) continue;
     events_.push_back({std::string(name), id});
     // Best effort: if this fails, run() finds out why and reports it.
     if (UniqueFd fd(open_counter(id, 0, true)); fd) keep_registered_.push_back(std::move(fd));
   }
-  raw_enter_id_ = read_id(root, "raw_syscalls/sys_enter");
+  raw_enter_id_ = tracefs_event_id(root, "raw_syscalls/sys_enter");
   // Each compat counter is looked at on every syscall of the tree: ~0.7 us a call.
   std::vector<ForeignWriteCall> foreign;
   if (foreign_abis) foreign = foreign_write_calls();
@@ -152,8 +129,8 @@ PerfCounter::PerfCounter(bool foreign_abis) {
     if (UniqueFd fd(open_counter(raw_enter_id_, 0, true)); fd)
       keep_registered_.push_back(std::move(fd));
   // Both or neither: they are only ever compared with each other.
-  const long fork_id = read_id(root, "sched/sched_process_fork");
-  const long exit_id = read_id(root, "sched/sched_process_exit");
+  const long fork_id = tracefs_event_id(root, "sched/sched_process_fork");
+  const long exit_id = tracefs_event_id(root, "sched/sched_process_exit");
   if (fork_id < 0 || exit_id < 0) return;
   lifecycle_ = {fork_id, exit_id};
   for (long id : {fork_id, exit_id})

@@ -23,6 +23,10 @@ namespace iobench {
 /// tracepoints), in one line; empty when it can. Opens and closes one counter on itself.
 std::string perf_counting_unavailable();
 
+/// What --tracer perf does first, as perf does: mounts tracefs when it is missing and we are
+/// root (tracer/tracefs.h). Empty, or why the mount failed.
+std::string set_up_perf_counting();
+
 /// perf: exact calls of the write family, of the whole process tree, and nothing else. Its
 /// line in tracer/backends.cc.
 inline constexpr BackendTraits kPerfTraits{

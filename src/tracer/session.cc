@@ -224,6 +224,8 @@ TraceSession::Thread& TraceSession::adopt(pid_t tid) {
       it->second.fds.inherit_stream_fds(parent->second.fds.stream_fds());  // a copy of its table
     }
     if (ids.tgid != main_pid_) descendants_.push_back(ids.tgid);
+    // A fork's copy of its parent's name, until it execs (on_exec); ps names it alike.
+    tally_.name_process(ids.tgid, read_comm(ids.tgid));
     // A new process normally has a copy of its parent's table; a shared one (clone with
     // CLONE_FILES) breaks the cache's reasoning for both (fd_paths.h).
     if (processes_.count(ids.ppid) != 0) share_check(tid, ids.ppid);
@@ -383,6 +385,8 @@ void TraceSession::on_exec(pid_t tid) {
   // exec closed the CLOEXEC fds and gave the process a table of its own.
   Process& p = processes_[it->second.tgid];
   p.fds.after_exec();
+  // The kernel renamed it after the new program's file: tid is its leader now.
+  tally_.name_process(it->second.tgid, read_comm(tid));
   note_lost_privileges(tid);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace iobench::tracing {
 
@@ -201,8 +202,36 @@ void TraceTally::fill(TraceResult& result, const SyscallTable& table,
   }
   result.processes.clear();
   for (const auto& [pid, counters] : processes_) {
-    result.processes.push_back(
-        ProcessStats{pid, convert(counters, by_process.at(pid), table, overhead, shifts)});
+    ProcessStats& p = result.processes.emplace_back();
+    p.pid = pid;
+    p.syscalls = convert(counters, by_process.at(pid), table, overhead, shifts);
+    if (auto name = names_.find(pid); name != names_.end()) p.name = name->second;
+  }
+  fill_process_files(result, table, overhead, shifts);
+}
+
+void TraceTally::fill_process_files(TraceResult& result, const SyscallTable& table,
+                                    const Overhead& overhead, const Shifts& shifts) const {
+  std::vector<const std::string*> paths(files_.size());
+  for (const auto& [path, file] : files_) paths[static_cast<std::size_t>(file.id)] = &path;
+  // A cell is one process's calls of one syscall on one file: exactly what a process's file
+  // row sums, so its figures add up to the file's and to the process's.
+  struct Sums {
+    std::map<int, Counter> counters;
+    ReturnsBySyscall returns;
+  };
+  std::map<pid_t, std::map<std::string, Sums>> by_process;  // by path: the files' order
+  for (const auto& [key, cell] : cells_) {
+    const auto& [tgid, nr, file] = key;
+    if (file == kNoFile) continue;
+    Sums& sums = by_process[tgid][*paths[static_cast<std::size_t>(file)]];
+    sums.counters[nr] = cell;
+    sums.returns[nr] = returns_of(cell, total_.at(nr));
+  }
+  for (ProcessStats& p : result.processes) {
+    for (const auto& [path, sums] : by_process[p.pid])
+      p.files.push_back(
+          FileStats{path, convert(sums.counters, sums.returns, table, overhead, shifts)});
   }
 }
 
@@ -226,7 +255,10 @@ void forget_times(TraceResult& r, std::string reason) {
   if (r.ptrace) r.ptrace->overhead_ns = 0;
   forget_times(r.syscalls);
   for (FileStats& f : r.files) forget_times(f.syscalls);
-  for (ProcessStats& p : r.processes) forget_times(p.syscalls);
+  for (ProcessStats& p : r.processes) {
+    forget_times(p.syscalls);
+    for (FileStats& f : p.files) forget_times(f.syscalls);
+  }
 }
 
 }  // namespace iobench::tracing

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "base/result.h"
 #include "tracer/latency_histogram.h"
@@ -70,6 +71,8 @@ class TraceTally {
   static void record_exit(const Slot& slot, long rval, bool is_error, bool moves_data,
                           std::int64_t cpu_ns, std::int64_t slept_ns, std::int64_t shown_ns,
                           std::uint32_t weight);
+  /// Names process `tgid` (ProcessStats::name): at its first stop, and again at each exec.
+  void name_process(pid_t tgid, std::string name) { names_[tgid] = std::move(name); }
   /// Calls timed so far, all syscalls together.
   std::uint64_t timed_calls() const;
 
@@ -117,6 +120,11 @@ class TraceTally {
   static constexpr int kNoFile = -1;
   using CellKey = std::tuple<pid_t, int, int>;  // tgid, syscall, file id or kNoFile
   std::map<CellKey, Counter> cells_;
+  std::map<pid_t, std::string> names_;
+
+  /// Each process's files (ProcessStats::files): its cells on that file, as fill() sums them.
+  void fill_process_files(TraceResult& result, const SyscallTable& table, const Overhead& overhead,
+                          const Shifts& shifts) const;
 };
 
 /// A run whose tracer cost is unknown: its times say nothing, and `reason` says why

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "base/unique_fd.h"
 
@@ -45,6 +46,14 @@ TaskIds read_task_ids(pid_t tid) noexcept {
   ids.tgid = field("\nTgid:");
   ids.ppid = field("\nPPid:");
   return ids;
+}
+
+std::string read_comm(pid_t tid) {
+  char buf[64];  // TASK_COMM_LEN is 16
+  if (!read_proc(tid, "comm", buf, sizeof(buf))) return {};
+  std::string name(buf);
+  if (!name.empty() && name.back() == '\n') name.pop_back();  // the kernel's, not the name's
+  return name;
 }
 
 bool catches_signal(pid_t tid, int sig) noexcept {

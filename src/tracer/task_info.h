@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace iobench::tracing {
 
@@ -15,6 +16,10 @@ struct TaskIds {
 
 /// From /proc/TID/status; zeros when the task is gone.
 TaskIds read_task_ids(pid_t tid) noexcept;
+
+/// The task's command name as ps shows it (/proc/TID/comm, without its newline: what the
+/// kernel set at its last exec, or a later prctl); empty when the task is gone.
+std::string read_comm(pid_t tid);
 
 /// True when the task's process has a handler for `sig` (/proc/TID/status, SigCgt); false
 /// when it has none or cannot be read.

@@ -233,6 +233,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   if (r.available) {
     t.tally.fill(r, impl_->table, overhead);
     split_file_keys(r.files);  // the tally files calls by path and kind in one string
+    for (ProcessStats& p : r.processes) split_file_keys(p.files);
   }
   if (timing && !skipped && !calibrated)
     tracing::forget_times(r, "tracer calibration: " + before.failure);

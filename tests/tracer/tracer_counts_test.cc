@@ -39,9 +39,22 @@ void expect_single_writer(const TraceResult& r, const Command& cmd, const std::s
   EXPECT_EQ(r.files[0].calls(), n);
   EXPECT_EQ(r.files[0].bytes(), timing ? n * kLineBytes : 0);
   ASSERT_EQ(r.processes.size(), 1u);
-  EXPECT_EQ(r.processes[0].pid, cmd.pid());
-  EXPECT_EQ(calls(r.processes[0].syscalls, "write"), n);
+  const ProcessStats& p = r.processes[0];
+  EXPECT_EQ(p.pid, cmd.pid());
+  EXPECT_EQ(calls(p.syscalls, "write"), n);
+  EXPECT_EQ(p.name, comm_of(cmd.program()));
+  ASSERT_EQ(p.files.size(), 1u);  // its own file row, every thread's calls in it
+  EXPECT_EQ(p.files[0].path, out);
+  EXPECT_EQ(p.files[0].calls(), n);
+  EXPECT_EQ(p.files[0].bytes(), timing ? n * kLineBytes : 0);
   EXPECT_GT(r.wall_ns, 0);
+}
+
+/// The process's files as path -> calls.
+std::map<std::string, std::uint64_t> file_rows(const ProcessStats& p) {
+  std::map<std::string, std::uint64_t> rows;
+  for (const FileStats& f : p.files) rows[f.path] += f.calls();
+  return rows;
 }
 
 using Counts = TracerTest;
@@ -103,7 +116,28 @@ TEST_F(Counts, ForkedChildIsItsOwnProcess) {
   ASSERT_EQ(r.processes.size(), 2u);
   for (const auto& p : r.processes) {
     EXPECT_EQ(calls(p.syscalls, "write"), p.pid == cmd.pid() ? kN : 2 * kN) << p.pid;
+    // A fork that never execs keeps its parent's name, as ps shows it.
+    EXPECT_EQ(p.name, comm_of(PROGRAM_FORK_WRITER)) << p.pid;
+    using Rows = std::map<std::string, std::uint64_t>;
+    const Rows own = p.pid == cmd.pid() ? Rows{{out, kN}} : Rows{{out + ".child", 2 * kN}};
+    EXPECT_EQ(file_rows(p), own) << p.pid;
   }
+}
+
+TEST_F(Counts, ExecRenamesTheProcessAndKeepsItsFiles) {
+  // One process: a shell writes a line to `first`, then becomes the writer.
+  TempDir dir;
+  Tracer tracer(TracerOptions{});
+  const std::string first = dir.file("first");
+  const std::string out = dir.file("out");
+  Command cmd({"/bin/sh", "-c", "echo x > \"$1\"; exec \"$2\" \"$3\" \"$4\"", "sh", first,
+               PROGRAM_WRITER, out, kN_str});
+  const TraceResult r = run_traced(tracer, cmd);
+  EXPECT_EQ(r.exit_code, 0);
+  ASSERT_EQ(r.processes.size(), 1u);
+  const ProcessStats& p = r.processes[0];
+  EXPECT_EQ(p.name, comm_of(PROGRAM_WRITER));  // not "sh": the name after its last exec
+  EXPECT_EQ(file_rows(p), (std::map<std::string, std::uint64_t>{{first, 1}, {out, kN}}));
 }
 
 TEST_F(Counts, VforkThenExec) {

@@ -63,12 +63,19 @@ class Command {
   }
   /// The traced child's pid (its tgid), once it has run.
   pid_t pid() const { return pid_->load(); }
+  const std::string& program() const { return args_[0]; }
 
  private:
   std::vector<std::string> args_;
   std::vector<char*> argv_;
   SharedMapping<std::atomic<pid_t>> pid_;
 };
+
+/// The name the kernel gives a process that execs `path` (comm: its file name, cut to 15
+/// bytes), as ps shows it.
+inline std::string comm_of(const std::string& path) {
+  return path.substr(path.rfind('/') + 1).substr(0, 15);
+}
 
 /// A strategy's outcome as the traced child's exit status, so that "failed" can never pass for
 /// "unsupported": 0 ok, 1 failed, kUnsupportedExit unsupported.
