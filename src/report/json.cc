@@ -8,11 +8,11 @@
 #include <utility>
 #include <variant>
 
-#include "strategies/knobs.h"
 #include "report/escape.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
 #include "report/table_parts.h"
+#include "strategies/knobs.h"
 #include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
@@ -274,6 +274,7 @@ std::string render_trace_json(const TraceRecord& rep) {
   const std::optional<std::int64_t> cost = subtracted_cost_ns(t);
   const std::uint64_t write_calls = count_writes(t).calls;
   json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);
+  const bool counted = t.available && !rep.never_ran;  // a failed exec has no counts, not 0s
   json doc = {
       {"schema", "iobench-trace/1"},
       {"command", rep.command},
@@ -282,13 +283,12 @@ std::string render_trace_json(const TraceRecord& rep) {
       {"backend", t.backend},
       {"pinned", t.ptrace && t.ptrace->pinned},
       {"overhead_ns", cost ? json(*cost) : json(nullptr)},
-      {"time_unavailable", t.available ? unavailable_json(t) : json(nullptr)},
-      {"syscalls", t.available ? syscalls_json(t.syscalls, m, times_known(t)) : json(nullptr)},
-      {"files", t.available ? files_json(t) : json(nullptr)},
-      {"write_calls", t.available ? json(write_calls) : json(nullptr)},
+      {"time_unavailable", counted ? unavailable_json(t) : json(nullptr)},
+      {"syscalls", counted ? syscalls_json(t.syscalls, m, times_known(t)) : json(nullptr)},
+      {"files", counted ? files_json(t) : json(nullptr)},
+      {"write_calls", counted ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
-      {"busy_share",
-       m.times && t.available && t.ptrace ? json(t.ptrace->busy_share) : json(nullptr)},
+      {"busy_share", m.times && counted && t.ptrace ? json(t.ptrace->busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},
@@ -298,7 +298,7 @@ std::string render_trace_json(const TraceRecord& rep) {
     json procs = json::array();
     for (const auto& p : t.processes)
       procs.push_back({{"pid", p.pid}, {"syscalls", syscalls_json(p.syscalls, m, times_known(t))}});
-    doc["processes"] = procs;
+    doc["processes"] = rep.never_ran ? json(nullptr) : procs;
   }
   return dump_json(std::move(doc));
 }
