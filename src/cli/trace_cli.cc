@@ -38,9 +38,7 @@ CLI::App* TraceFlags::add(CLI::App& app) {
                     "Also write the iobench-trace/1 JSON document to FILE");
   check_.add(*trace);
   tracer_.add(*trace);
-  trace->add_flag("--latency", latency_,
-                  "Time the calls (the time and p50/p99/max columns) although every --expect "
-                  "asks only for counts");
+  trace->add_flag("--latency", latency_, "Time the calls even when every --expect is a count");
   return trace;
 }
 
