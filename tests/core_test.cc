@@ -88,17 +88,24 @@ TEST(ProgramPath, FindsWhatExecvpWouldAndSaysWhyNot) {
   EXPECT_EQ(find_program(dir.path()), "") << "a directory is no program";
   EXPECT_EQ(resolve_command("trace", "prog"), prog);
   EXPECT_EQ(resolve_command("compare", prog), prog) << "a path is taken as given";
-  auto message = [](const std::string& command, const std::string& name) {
+  auto message = [](const std::string& command, const std::string& name, int status) {
     try {
       resolve_command(command, name);
     } catch (const Error& e) {
-      EXPECT_EQ(e.exit_status(), kExitUsage);
+      EXPECT_EQ(e.exit_status(), status) << e.what();
       return std::string(e.what());
     }
     return std::string("no error");
   };
-  EXPECT_EQ(message("trace", "no-such-iobench"), "trace: command not found: 'no-such-iobench'");
-  EXPECT_EQ(message("compare", plain), "compare: cannot run '" + plain + "': Permission denied");
+  EXPECT_EQ(message("trace", "no-such-iobench", 127),
+            "trace: command not found: 'no-such-iobench'");
+  EXPECT_EQ(message("compare", plain, 126),
+            "compare: cannot run '" + plain + "': Permission denied");
+  EXPECT_EQ(message("trace", "plain", 126),
+            "trace: cannot run 'plain' (" + plain + "): Permission denied")
+      << "in PATH without the execute bit: execvp's EACCES";
+  EXPECT_EQ(message("", dir.path() + "/none", 127),
+            "cannot run '" + dir.path() + "/none': No such file or directory");
   ::setenv("PATH", old_path.c_str(), 1);
 }
 

@@ -223,7 +223,7 @@ TEST(Names, AnErrorLineNamingAnOddPathIsEscaped) {
   EXPECT_EQ(r.err, "iobench: error: --dir " + dir.path() + "/" + kHostileEscaped +
                        ": No such file or directory\n");
   ProcessOutput t = iobench({"trace", "--", missing});
-  EXPECT_EQ(t.status, 2);
+  EXPECT_EQ(t.status, 127);
   EXPECT_EQ(t.err, "iobench: error: trace: cannot run '" + dir.path() + "/" + kHostileEscaped +
                        "': No such file or directory\n");
 }

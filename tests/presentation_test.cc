@@ -645,7 +645,7 @@ TEST(Compare, AFailingCommandIsAFailedRowAndExitThree) {
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.out.find("broken: failed: exited with status 3"), std::string::npos) << r.out;
   ProcessOutput missing = iobench({"compare", "no-such-program-iobench x"});
-  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.status, 127);
   EXPECT_NE(missing.err.find("command not found: 'no-such-program-iobench'"), std::string::npos)
       << missing.err;
   EXPECT_EQ(iobench({"compare"}).status, 2);

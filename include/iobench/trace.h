@@ -1,8 +1,10 @@
-// iobench's C++ API: count the syscalls of your own code in a test.
+// iobench's C++ API: count the syscalls of your own code, or of a program, in a test.
 //
 //   #include <iobench/trace.h>
 //   auto t = iobench::trace([] { my_logger_flush_100_lines(); });
 //   EXPECT_EQ(t.syscall_calls("write"), 1);
+//   auto p = iobench::trace_command({"./writer", "1000"});
+//   EXPECT_EQ(p.write_calls(), 1000);
 //
 // The callable runs in a forked child under the same ptrace + seccomp tracer as
 // `iobench trace`, so it sees exactly the syscalls your code makes; it cannot change the
@@ -22,14 +24,15 @@
 
 namespace iobench {
 
+/// By default a trace counts, with one stop per call, as `iobench trace --count-only` does.
 struct TraceOptions {
-  bool count_only = false;  // one stop per call: counts only (no bytes, no times)
-  bool trace_all = false;   // every syscall, not just the write family
-  bool pin = false;         // pin the tracer to its CPU (never the child); README "Pinning"
+  bool timing = false;     // two stops per call: also bytes and times (slower: calibrates first)
+  bool trace_all = false;  // every syscall, not just the write family
+  bool pin = false;        // pin the tracer to its CPU (never the child); README "Pinning"
 };
 
-/// Calls and bytes (timing mode) attributed to one file, as /proc/PID/fd names it. One path
-/// can have two rows: two files that had that name, or an io_uring ring before and after its
+/// Calls and bytes (bytes with `timing` only) attributed to one file, as /proc/PID/fd names it. One
+/// path can have two rows: two files that had that name, or an io_uring ring before and after its
 /// first write.
 struct TracedFile {
   std::string path;
@@ -46,20 +49,27 @@ class Trace {
   /// writes to files, not to stdout, stderr, terminals, pipes or sockets; io_uring_enter on
   /// rings.
   std::uint64_t write_calls() const { return write_calls_; }
-  /// Calls and bytes (timing mode) attributed to one path, as /proc/PID/fd names it.
+  /// Calls and bytes (bytes with `timing` only) attributed to one path, as /proc/PID/fd
+  /// names it.
   std::uint64_t file_calls(std::string_view path) const;
   std::uint64_t file_bytes(std::string_view path) const;
   const std::vector<TracedFile>& files() const { return files_; }
   /// False when ptrace was refused (a container, a seccomp policy): nothing was counted.
   bool traced() const { return traced_; }
   /// The child's exit status: 0 when the function returned, 1 when it threw, 128+N when
-  /// signal N killed it.
+  /// signal N killed it. For trace_command, the program's status, and as `iobench trace`
+  /// exits: 127 when it was not found, 126 when it could not be executed (error() says why).
   int exit_status() const { return exit_status_; }
+  /// Why the command could not run ("command not found: 'x'", "cannot execute 'x': ..."),
+  /// as `iobench trace` prints it; empty when it ran (and always for trace()).
+  const std::string& error() const { return error_; }
   /// The `iobench-trace/1` document, as `iobench trace --format json` prints it.
   std::string to_json() const { return json_; }
 
  private:
   friend Trace trace(const std::function<void()>& fn, const TraceOptions& options);
+  friend Trace trace_command(const std::vector<std::string>& argv, const TraceOptions& options);
+  friend struct TraceAccess;
 
   bool traced_ = false;
   int exit_status_ = -1;
@@ -67,9 +77,14 @@ class Trace {
   std::map<std::string, std::uint64_t, std::less<>> syscall_calls_;
   std::vector<TracedFile> files_;
   std::string json_;
+  std::string error_;
 };
 
 /// Runs fn in a traced child and returns what it did.
 Trace trace(const std::function<void()>& fn, const TraceOptions& options = {});
+
+/// Runs a program in a traced child as `iobench trace -- ARGV...` does: argv[0] found through
+/// PATH as a shell finds it, the caller's stdin, stdout, stderr and environment.
+Trace trace_command(const std::vector<std::string>& argv, const TraceOptions& options = {});
 
 }  // namespace iobench

@@ -3,12 +3,36 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <stdexcept>
 
+#include "base/command_exec.h"
+#include "base/error.h"
+#include "base/program_path.h"
 #include "report/reporter.h"
 #include "tracer/counting_backend.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
+
+/// Copies a trace record into the public values: the header names nothing of the tracer's.
+struct TraceAccess {
+  static Trace of(const TraceRecord& rep) {
+    const TraceResult& result = rep.trace;
+    Trace seen;
+    seen.traced_ = result.available;
+    seen.exit_status_ = result.term_signal ? 128 + result.term_signal : result.exit_code;
+    seen.error_ = rep.error;
+    seen.json_ = render_trace_json(rep);
+    if (rep.never_ran) return seen;  // nothing of it was counted
+    seen.write_calls_ = count_writes(result).calls;
+    for (const auto& [name, stats] : result.syscalls)
+      seen.syscall_calls_.emplace(name, stats.calls);
+    for (const FileStats& f : result.files)
+      seen.files_.push_back({.path = f.path, .calls = f.calls(), .bytes = f.bytes()});
+    return seen;
+  }
+};
+
 namespace {
 
 const TracedFile* find_file(const std::vector<TracedFile>& files, std::string_view path) {
@@ -17,11 +41,28 @@ const TracedFile* find_file(const std::vector<TracedFile>& files, std::string_vi
   return nullptr;
 }
 
-std::string json_of(const TraceResult& result) {
+TraceMode mode_of(const TraceOptions& options) {
+  return options.timing ? TraceMode::kTiming : TraceMode::kCount;
+}
+
+/// The tracer as `iobench trace` builds it: ptrace (files too), counting unless `timing`.
+std::unique_ptr<CountingBackend> make_tracer(const TraceOptions& options) {
+  TracerOptions t;
+  t.mode = mode_of(options);
+  t.trace_all = options.trace_all;
+  t.pin = options.pin;
+  return make_counting_backend(t);
+}
+
+/// A command that never ran: its status and why, as `iobench trace` reports them.
+TraceRecord never_ran(std::vector<std::string> argv, TraceMode mode, const Error& e) {
   TraceRecord rep;
-  rep.command = {"iobench::trace"};
-  rep.trace = result;
-  return render_trace_json(rep);
+  rep.command = std::move(argv);
+  rep.never_ran = true;
+  rep.trace.mode = mode;
+  rep.trace.exit_code = e.exit_status();
+  rep.error = e.what();
+  return rep;
 }
 
 }  // namespace
@@ -42,11 +83,7 @@ std::uint64_t Trace::file_bytes(std::string_view path) const {
 }
 
 Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
-  TracerOptions t;
-  t.mode = options.count_only ? TraceMode::kCount : TraceMode::kTiming;
-  t.trace_all = options.trace_all;
-  t.pin = options.pin;
-  const std::unique_ptr<CountingBackend> tracer = make_counting_backend(t);  // ptrace: files too
+  const std::unique_ptr<CountingBackend> tracer = make_tracer(options);
   // Flushed before fork so the child does not inherit (and then write) the caller's
   // pending stdio output, which would be counted as the function's.
   std::fflush(nullptr);
@@ -62,17 +99,28 @@ Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
     std::fflush(nullptr);
     return status;
   };
-  const TraceResult result = tracer->run(child, std::nullopt);
-  // Copied into the public values: the header names nothing of the tracer's own types.
-  Trace seen;
-  seen.traced_ = result.available;
-  seen.exit_status_ = result.term_signal ? 128 + result.term_signal : result.exit_code;
-  seen.write_calls_ = count_writes(result).calls;
-  for (const auto& [name, stats] : result.syscalls) seen.syscall_calls_.emplace(name, stats.calls);
-  for (const FileStats& f : result.files)
-    seen.files_.push_back({.path = f.path, .calls = f.calls(), .bytes = f.bytes()});
-  seen.json_ = json_of(result);
-  return seen;
+  TraceRecord rep;
+  rep.command = {"iobench::trace"};
+  rep.trace = tracer->run(child, std::nullopt);
+  return TraceAccess::of(rep);
+}
+
+Trace trace_command(const std::vector<std::string>& argv, const TraceOptions& options) {
+  if (argv.empty()) throw std::invalid_argument("iobench::trace_command: no command given");
+  std::string program;
+  try {
+    program = resolve_command("", argv.front());
+  } catch (const Error& e) {  // 127 not found, 126 not executable: before anything runs
+    return TraceAccess::of(never_ran(argv, mode_of(options), e));
+  }
+  const CommandExec command(std::move(program), argv);
+  const std::unique_ptr<CountingBackend> tracer = make_tracer(options);
+  TraceRecord rep;
+  rep.command = argv;
+  rep.trace = tracer->run([&]() noexcept { return command.exec(); }, std::nullopt);
+  rep.never_ran = command.failed_errno() != 0;
+  if (rep.never_ran) rep.error = command.failure();
+  return TraceAccess::of(rep);
 }
 
 }  // namespace iobench

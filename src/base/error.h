@@ -15,6 +15,8 @@ enum ExitStatus : int {
   kExitRunFailed = 3,     // some strategies failed while running
   kExitOutputFailed = 4,  // an output (stdout, trace -o, an export) could not be written
   kExitTimedOut = 124,    // iobench trace: --timeout killed the command (as timeout(1) exits)
+  kExitCannotRun = 126,   // trace, compare, the API: the command exists but cannot be executed
+  kExitNotFound = 127,    // trace, compare, the API: no such command
 };
 
 class Error : public std::runtime_error {

@@ -88,6 +88,18 @@ std::optional<double> syscall_calls(const std::map<std::string, SyscallStats>& s
 
 }  // namespace
 
+bool judged_by(const Expectation& e, const TraceMeasures& m) noexcept {
+  switch (e.kind) {
+    case MetricKind::kCount:
+      return true;
+    case MetricKind::kBytes:
+      return m.returns;
+    case MetricKind::kTime:
+      return m.times;
+  }
+  return false;
+}
+
 bool is_syscall_name(const std::string& name) {
   return seccomp_syscall_resolve_name(name.c_str()) != __NR_SCMP_ERROR;
 }

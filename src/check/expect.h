@@ -9,6 +9,7 @@
 
 #include "base/result.h"
 #include "model/expectation.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 
@@ -34,6 +35,10 @@ std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation
 /// Checks expectations against one traced command.
 std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation>& expectations,
                                                    const TraceResult& trace);
+
+/// Whether a run that measures `m` (measures()) can judge `e`: every run counts calls; bytes
+/// need each call's return and a time the calls' times, which a count-mode run never sees.
+bool judged_by(const Expectation& e, const TraceMeasures& m) noexcept;
 
 /// True for a syscall of this machine's ABI (libseccomp's table).
 bool is_syscall_name(const std::string& name);

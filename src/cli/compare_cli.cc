@@ -86,7 +86,9 @@ struct CompareFlags {
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out);\n"
-        "4 an output could not be written (stdout, an export, a plot); 128+N killed by signal N.");
+        "4 an output could not be written (stdout, an export, a plot); 126 a command cannot\n"
+        "be executed (no execute bit, no #! interpreter); 127 a command is not found;\n"
+        "128+N killed by signal N.");
   }
 };
 

@@ -5,11 +5,14 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <utility>
 
 #include "base/error.h"
+#include "check/expect.h"
 #include "cli/cli.h"
 #include "report/reporter.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 
@@ -20,9 +23,12 @@ CLI::App* TraceFlags::add(CLI::App& app) {
       "Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
       "COMMAND gets every word after the first -- (or from the first word that is not an\n"
       "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
-      "in FILE instead. Exits with COMMAND's status (128+N if signal N killed it), 124 when\n"
-      "--timeout fired, 126 or 127 when COMMAND could not be executed. When it exited 0:\n"
-      "1 an --expect failed, 4 an output could not be written (the report, an export).");
+      "in FILE instead. When every --expect asks for a count, the run counts only (as\n"
+      "--count-only: no calibration, one stop per call); --latency or --time-all times it.\n"
+      "Exits with COMMAND's status (128+N if signal N killed it), 124 when --timeout fired,\n"
+      "126 when COMMAND cannot be executed (no execute bit, no #! interpreter), 127 when it\n"
+      "is not found. When it exited 0: 1 an --expect failed, 4 an output could not be\n"
+      "written (the report, an export).");
   trace->add_option("--format", format_, "table or json (default table)");
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
   timeout_.add(*trace, "Kill COMMAND after SECONDS");
@@ -32,7 +38,18 @@ CLI::App* TraceFlags::add(CLI::App& app) {
                     "Also write the iobench-trace/1 JSON document to FILE");
   check_.add(*trace);
   tracer_.add(*trace);
+  trace->add_flag("--latency", latency_, "Time the calls even when every --expect is a count");
   return trace;
+}
+
+TracerFlags TraceFlags::tracer_options(const std::vector<Expectation>& checks) const {
+  TracerFlags flags = tracer_;
+  if (flags.count_only || flags.time_all || latency_ || checks.empty()) return flags;
+  // Count mode sees no call's return and times nothing, on every backend (measures()).
+  const TraceMeasures counted = measures(*fallback_backend().traits, TraceMode::kCount);
+  flags.count_only = std::all_of(checks.begin(), checks.end(),
+                                 [&](const Expectation& e) { return judged_by(e, counted); });
+  return flags;
 }
 
 TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const {
@@ -40,14 +57,14 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
     throw Error("trace: no command given (iobench trace [options] -- COMMAND [ARGS...])");
   TraceCommandOptions o = o_;
   o.command = std::move(command);
-  o.tracer = tracer_.options(true, o.per_process, /*program=*/true);
+  o.expectations = check_.expectations({}, tracer_.trace_all);
+  o.tracer = tracer_options(o.expectations).options(true, o.per_process, /*program=*/true);
   // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
   const FormatInfo* format = find_format(format_);
   if (!format || !format->trace)
     throw Error("trace --format: unknown format '" + format_ + "' (" + format_names(true) + ")");
   o.format = format->format;
   o.timeout = timeout_.value();
-  o.expectations = check_.expectations({}, o.tracer.trace_all);
   o.export_junit = check_.export_junit();
   check_output_files({{"--output", &o.output}, {"--export-json", &o.export_json}});
   check_.check_files();

@@ -24,11 +24,17 @@ class TraceFlags {
   TraceCommandOptions options(std::vector<std::string> command) const;
 
  private:
+  /// The tracer's flags, in count mode for a check that only counts (README "iobench
+  /// trace"): there are checks, count mode judges every one (judged_by: no time, no bytes),
+  /// and nothing asks for times (--time-all, --latency).
+  TracerFlags tracer_options(const std::vector<Expectation>& checks) const;
+
   TraceCommandOptions o_;  // the fields CLI11 fills directly (-o, --export-json, ...)
   std::string format_ = "table";
   TimeoutFlag timeout_;
   CheckFlags check_{/*trace=*/true};
   TracerFlags tracer_;
+  bool latency_ = false;  // --latency: time the calls although every check asks for counts
 };
 
 }  // namespace iobench

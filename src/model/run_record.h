@@ -62,6 +62,7 @@ struct TraceRecord {
   TraceResult trace;
   bool per_process = false;  // the trace has a row per process (--per-process)
   std::string error;         // why the command did not run or finish ("cannot execute …"), or ""
+  bool never_ran = false;    // exec failed: nothing of the command was counted (null, not 0)
 };
 
 }  // namespace iobench

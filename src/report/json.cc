@@ -297,6 +297,7 @@ std::string render_trace_json(const TraceRecord& rep) {
   const std::optional<std::int64_t> cost = subtracted_cost_ns(t);
   const std::uint64_t write_calls = count_writes(t).calls;
   json exit_status = t.term_signal ? json(128 + t.term_signal) : json(t.exit_code);
+  const bool counted = t.available && !rep.never_ran;  // a failed exec has no counts, not 0s
   json doc = {
       {"schema", "iobench-trace/1"},
       {"command", rep.command},
@@ -305,13 +306,12 @@ std::string render_trace_json(const TraceRecord& rep) {
       {"backend", t.backend},
       {"pinned", t.ptrace && t.ptrace->pinned},
       {"overhead_ns", cost ? json(*cost) : json(nullptr)},
-      {"time_unavailable", t.available ? unavailable_json(t) : json(nullptr)},
-      {"syscalls", t.available ? syscalls_json(t.syscalls, m, times_known(t)) : json(nullptr)},
-      {"files", t.available ? files_json(t) : json(nullptr)},
-      {"write_calls", t.available ? json(write_calls) : json(nullptr)},
+      {"time_unavailable", counted ? unavailable_json(t) : json(nullptr)},
+      {"syscalls", counted ? syscalls_json(t.syscalls, m, times_known(t)) : json(nullptr)},
+      {"files", counted ? files_json(t) : json(nullptr)},
+      {"write_calls", counted ? json(write_calls) : json(nullptr)},
       {"wall_ns", t.wall_ns},
-      {"busy_share",
-       m.times && t.available && t.ptrace ? json(t.ptrace->busy_share) : json(nullptr)},
+      {"busy_share", m.times && counted && t.ptrace ? json(t.ptrace->busy_share) : json(nullptr)},
       {"exit_status", exit_status},
       {"signal", t.term_signal ? json(t.term_signal) : json(nullptr)},
       {"timed_out", t.timed_out},
@@ -324,7 +324,7 @@ std::string render_trace_json(const TraceRecord& rep) {
                        {"name", p.name.empty() ? json(nullptr) : json(p.name)},
                        {"syscalls", syscalls_json(p.syscalls, m, times_known(t))},
                        {"files", files_json(p.files, t)}});
-    doc["processes"] = procs;
+    doc["processes"] = rep.never_ran ? json(nullptr) : procs;
   }
   if (t.cross_check) doc["cross_check"] = cross_check_json(*t.cross_check);
   return dump_json(std::move(doc));

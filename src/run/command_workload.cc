@@ -16,13 +16,10 @@ namespace iobench {
 CommandWorkload::CommandWorkload(std::string name, std::string program,
                                  std::vector<std::string> argv, bool show_output)
     : name_(std::move(name)),
-      program_(std::move(program)),
-      args_(std::move(argv)),
+      exec_(std::move(program), std::move(argv)),
       null_(::open("/dev/null", O_RDWR | O_CLOEXEC)),
       show_output_(show_output) {
   if (!null_) throw_errno("/dev/null", errno, kExitRunFailed);
-  for (std::string& a : args_) argv_.push_back(a.data());
-  argv_.push_back(nullptr);
 }
 
 StrategyResult CommandWorkload::row() const {
@@ -40,16 +37,17 @@ void CommandWorkload::exec() const noexcept {
   // iobench ignores these for itself; SIG_IGN would survive exec and change the program.
   (void)::signal(SIGPIPE, SIG_DFL);
   (void)::signal(SIGXFSZ, SIG_DFL);
-  ::execv(program_.c_str(), argv_.data());
-  ::_exit(127);  // as a shell does when exec fails
+  ::_exit(exec_.exec());
 }
 
 ChildRun CommandWorkload::run(CountingBackend* counted,
                               std::optional<std::chrono::nanoseconds> timeout) {
-  if (counted != nullptr)
-    return run_counted(
-        *counted, [this]() noexcept -> int { exec(); }, timeout);
-  return run_untraced([this]() noexcept { exec(); }, timeout);
+  ChildRun run = counted != nullptr ? run_counted(
+                                          *counted, [this]() noexcept -> int { exec(); }, timeout)
+                                    : run_untraced([this]() noexcept { exec(); }, timeout);
+  // The first run says so, before any time is spent on the rest (the child is reaped).
+  if (exec_.failed_errno() != 0) throw Error("compare: " + exec_.failure(), kExitCannotRun);
+  return run;
 }
 
 std::string CommandWorkload::failure(const ChildRun& run) const {

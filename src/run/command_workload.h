@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/command_exec.h"
 #include "base/unique_fd.h"
 #include "run/workload.h"
 
@@ -18,6 +19,8 @@ class CommandWorkload : public Workload {
                   bool show_output);
 
   StrategyResult row() const override;
+  /// Also throws Error (exit 126, README "Exit status") when the program cannot be executed
+  /// (no #! interpreter, not an executable format): no run of it would measure anything.
   ChildRun run(CountingBackend* counted, std::optional<std::chrono::nanoseconds> timeout) override;
   std::string failure(const ChildRun& run) const override;
   void attribute(const TraceResult& trace, StrategyResult& result) const override;
@@ -28,10 +31,9 @@ class CommandWorkload : public Workload {
   /// In the child: the stdio, default signal dispositions, then exec. Never returns.
   [[noreturn]] void exec() const noexcept;
 
-  std::string name_, program_;
-  std::vector<std::string> args_;
-  std::vector<char*> argv_;  // into args_, null-terminated: built before fork
-  UniqueFd null_;            // /dev/null, opened before fork
+  std::string name_;
+  CommandExec exec_;  // argv and exec's errno page: made before fork
+  UniqueFd null_;     // /dev/null, opened before fork
   bool show_output_;
   std::string no_output_;
 };
