@@ -9,27 +9,36 @@
 
 #include "base/error.h"
 #include "cli/cli.h"
+#include "cli/help_format.h"
 #include "report/reporter.h"
 
 namespace iobench {
 
 CLI::App* TraceFlags::add(CLI::App& app) {
   CLI::App* trace = app.add_subcommand(
-      "trace", "Run COMMAND under the tracer and print its write-family syscalls (like strace -c)");
+      "trace", "Run COMMAND under the tracer: its write-family syscalls, like strace -c");
+  // Its own Usage line: CLI11's would lack COMMAND.
+  trace->formatter(std::make_shared<HelpFormatter>(help_width(),
+                                                   "iobench trace [options] -- COMMAND [ARGS...]"));
   trace->footer(
-      "Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
-      "COMMAND gets every word after the first -- (or from the first word that is not an\n"
-      "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
-      "in FILE instead. Exits with COMMAND's status (128+N if signal N killed it), 124 when\n"
-      "--timeout fired, 126 or 127 when COMMAND could not be executed. When it exited 0:\n"
-      "1 an --expect failed, 4 an output could not be written (the report, an export).");
-  trace->add_option("--format", format_, "table or json (default table)");
+      "COMMAND gets every word after the first -- (or from the first word that is not\n"
+      "an option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts\n"
+      "either in FILE instead. Exits with COMMAND's status (128+N if signal N killed\n"
+      "it), 124 when --timeout fired, 126 or 127 when COMMAND could not be executed.\n"
+      "When it exited 0: 1 an --expect failed, 4 an output could not be written (the\n"
+      "report, an export).");
+  trace->add_option("--format", format_, "The report as a table or JSON (default table)")
+      ->type_name("table|json");
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
-  timeout_.add(*trace, "Kill COMMAND after SECONDS");
-  trace->add_option("-o,--output", o_.output,
-                    "Write the report (table or JSON) to FILE, not to stderr/stdout");
-  trace->add_option("--export-json", o_.export_json,
-                    "Also write the iobench-trace/1 JSON document to FILE");
+  timeout_.add(*trace, "Kill COMMAND after DURATION");
+  trace
+      ->add_option("-o,--output", o_.output,
+                   "Write the report (table or JSON) to FILE, not to stderr/stdout")
+      ->type_name(metavar::kFile);
+  trace
+      ->add_option("--export-json", o_.export_json,
+                   "Also write the iobench-trace/1 JSON document to FILE")
+      ->type_name(metavar::kFile);
   check_.add(*trace);
   tracer_.add(*trace);
   return trace;

@@ -79,7 +79,9 @@ void TracerFlags::add(CLI::App& app) {
                "Time every call (two stops each), not a sample spread over the run "
                "(the first 3,000 of each syscall, then 1 in k)")
       ->excludes("--count-only");
-  app.add_option("--tracer", backend, tracer_help());
+  std::string choices;
+  for (const Backend& b : backends()) choices += std::string(b.traits->name) + "|";
+  app.add_option("--tracer", backend, tracer_help())->type_name(choices + "auto");
 }
 
 TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) const {
