@@ -53,9 +53,12 @@ TEST_P(SharedFlags, TheSameBadValueGetsTheSameLineFromEveryCommand) {
 INSTANTIATE_TEST_SUITE_P(
     Cli, SharedFlags,
     ::testing::Values(
+        SharedFlag{{"--timeout", "abc"},
+                   "--timeout: 'abc' is not a duration (e.g. 30s, 500ms, 2m; a bare number is "
+                   "seconds)",
+                   true},
         SharedFlag{
-            {"--timeout", "abc"}, "--timeout: 'abc' is not a number of seconds above 0", true},
-        SharedFlag{{"--timeout", "0"}, "--timeout: '0' is not a number of seconds above 0", true},
+            {"--timeout", "0"}, "--timeout: '0' is out of range (above 0, at most 1000000s)", true},
         SharedFlag{{"--runs", "0"}, "--runs: 0 is out of range (1 to 100000)"},
         SharedFlag{{"--runs", "abc"}, "--runs: 'abc' is not a whole number"},
         SharedFlag{{"--runs", "-1"}, "--runs: '-1' is negative"},
@@ -65,8 +68,9 @@ INSTANTIATE_TEST_SUITE_P(
         SharedFlag{{"--color", "blue"}, "--color: unknown mode 'blue' (auto, always, never)"},
         SharedFlag{{"--sort", "size"}, "--sort: unknown order 'size' (name, time, syscalls)"},
         SharedFlag{{"--columns", "10"}, "--columns: 10 is out of range (60 to 10000)"},
-        SharedFlag{
-            {"--tracer", "nope"}, "--tracer: unknown backend 'nope' (ptrace, perf, bpf, auto)", true}));
+        SharedFlag{{"--tracer", "nope"},
+                   "--tracer: unknown backend 'nope' (ptrace, perf, bpf, auto)",
+                   true}));
 
 CompareOptions compare_options(const std::vector<std::string>& words) {
   std::vector<std::string> args = words;

@@ -4,40 +4,18 @@
 #include <seccomp.h>
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <string_view>
 #include <utility>
 
 #include "base/error.h"
+#include "base/quantity.h"
 #include "tracer/counting_backend.h"
 #include "tracer/tracer.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
 namespace {
-
-struct Unit {
-  const char* suffix;
-  MetricKind kind;
-  double scale;
-};
-
-// Longest first, so "ms" is not read as "m" + "s".
-constexpr Unit kUnits[] = {
-    {"KiB", MetricKind::kBytes, 1024.0},
-    {"MiB", MetricKind::kBytes, 1048576.0},
-    {"GiB", MetricKind::kBytes, 1073741824.0},
-    {"ns", MetricKind::kTime, 1.0},
-    {"us", MetricKind::kTime, 1e3},
-    {"µs", MetricKind::kTime, 1e3},
-    {"ms", MetricKind::kTime, 1e6},
-    {"K", MetricKind::kBytes, 1024.0},
-    {"M", MetricKind::kBytes, 1048576.0},
-    {"G", MetricKind::kBytes, 1073741824.0},
-    {"B", MetricKind::kBytes, 1.0},
-    {"s", MetricKind::kTime, 1e9},
-};
 
 std::string trim(const std::string& s) {
   std::size_t a = s.find_first_not_of(" \t");
@@ -189,17 +167,23 @@ void parse_subject(const std::string& lhs, Expectation& e) {
   e.kind = kind_of(e.metric);
 }
 
-/// The scale of `unit` (after the number), which must fit the metric's kind.
+Dimension dimension_of(MetricKind kind) {
+  return kind == MetricKind::kTime    ? Dimension::kDuration
+         : kind == MetricKind::kBytes ? Dimension::kSize
+                                      : Dimension::kCount;
+}
+
+/// The scale of `unit` (after the number), which must fit the metric's kind: the words
+/// every flag reads (base/quantity.h), so `time_ns<2ms` means what `--timeout 2ms` does.
 double unit_scale(const std::string& unit, const Expectation& e) {
   if (unit.empty()) return 1;
-  const Unit* found = nullptr;
-  for (const Unit& u : kUnits)
-    if (unit == u.suffix) found = &u;
+  const UnitWord* found = find_unit(unit);
   if (!found)
-    throw expect_error(
-        e.text,
-        fmt::format("unknown unit '{}' (time: ns us ms s; size: B K KiB M MiB G GiB)", unit));
-  if (found->kind != e.kind)
+    throw expect_error(e.text,
+                       fmt::format("unknown unit '{}' (time: {}; size: {}; count: {})", unit,
+                                   unit_list(Dimension::kDuration), unit_list(Dimension::kSize),
+                                   unit_list(Dimension::kCount)));
+  if (!fits(*found, dimension_of(e.kind)))
     throw expect_error(e.text, fmt::format("unit '{}' does not fit {} (a {})", unit, e.metric,
                                            e.kind == MetricKind::kTime    ? "time"
                                            : e.kind == MetricKind::kBytes ? "size"
@@ -212,11 +196,9 @@ void parse_value(const std::string& rhs, Expectation& e) {
   if (rhs.empty()) throw expect_error(e.text, "no value after the comparison");
   if (rhs.find_first_of("<>=!") != std::string::npos)
     throw expect_error(e.text, fmt::format("'{}' after the comparison is not a value", rhs));
-  double number = 0;
-  auto [ptr, ec] = std::from_chars(rhs.data(), rhs.data() + rhs.size(), number);
-  if (ec != std::errc() || ptr == rhs.data())
-    throw expect_error(e.text, fmt::format("'{}' is not a number", rhs));
-  e.value = number * unit_scale(trim(rhs.substr(static_cast<std::size_t>(ptr - rhs.data()))), e);
+  const std::optional<NumberWord> number = split_number(rhs);
+  if (!number) throw expect_error(e.text, fmt::format("'{}' is not a number", rhs));
+  e.value = number->number * unit_scale(trim(std::string(number->rest)), e);
   // nan compares false with everything and inf (also 1e308s, scaled) passes or fails alike.
   if (!std::isfinite(e.value))
     throw expect_error(e.text, fmt::format("'{}' is not a finite value", rhs));

@@ -16,6 +16,7 @@
 #include "base/error.h"
 #include "cli/cli_values.h"
 #include "cli/flag_groups.h"
+#include "cli/help_format.h"
 #include "cli/knob_flags.h"
 #include "cli/trace_cli.h"
 #include "cli/tracer_flags.h"
@@ -26,11 +27,15 @@ namespace iobench {
 namespace {
 
 constexpr const char* kExitStatusHelp =
-    "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or baseline\n"
-    "failed; 2 bad usage or unusable environment, found before anything ran; 3 some\n"
-    "strategies failed while running; 4 an output could not be written (stdout, an export,\n"
-    "a baseline, a plot); 128+N killed by signal N. `iobench trace` exits with the traced\n"
-    "command's status (124 on --timeout; see iobench trace --help).";
+    "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or\n"
+    "baseline failed; 2 bad usage or unusable environment, found before anything\n"
+    "ran; 3 some strategies failed while running; 4 an output could not be written\n"
+    "(stdout, an export, a baseline, a plot); 128+N killed by signal N. `iobench\n"
+    "trace` exits with the traced command's status (124 on --timeout; see iobench\n"
+    "trace --help).\n\n"
+    "Numbers: K, M and G are powers of 1024 for counts and sizes alike (--lines 10K\n"
+    "writes 10240 lines); an exponent is a power of ten (--lines 1e6). Durations take\n"
+    "ns, us, ms, s, m or h (--timeout 500ms); a bare number is seconds.";
 
 void check_dir(const std::string& dir) {
   struct stat st {};
@@ -79,12 +84,15 @@ class BenchFlags {
 };
 
 void BenchFlags::add(CLI::App& app) {
-  app.add_option("-n,--lines", lines_, "Lines to write (default 100000)");
-  app.add_option("-s,--strategy", strategy_, "'all' or a comma list (see --list)");
+  app.add_option("-n,--lines", lines_, "Lines to write (default 100000)")
+      ->type_name(metavar::kCount);
+  app.add_option("-s,--strategy", strategy_, "'all' or a comma list (see --list)")
+      ->type_name(metavar::kNames);
   run_.add(app);
   app.add_option("--dir", dir_,
                  "Where the private directory is made (default $TMPDIR or /tmp); a comma list "
-                 "runs in each, e.g. /tmp,/dev/shm");
+                 "runs in each, e.g. /tmp,/dev/shm")
+      ->type_name(metavar::kDirs);
   app.add_flag("--no-interleave", no_interleave_,
                "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep_, "Keep one verified <strategy>.out per strategy");
@@ -165,27 +173,49 @@ std::optional<HelpCommand> parse_or_help(CLI::App& app, std::vector<const char*>
   return std::nullopt;
 }
 
-}  // namespace
-
-Command parse_command_line(int argc, const char* const* argv) {
+/// iobench's words: the bench run's flags, trace's and the two word-parsing subcommands,
+/// bound to the fields they fill. One definition for parsing and for the help walker.
+struct CommandLine {
   CLI::App app{
       "iobench: what a program's writes really cost. Every strategy writes the same N\n"
       "lines to a file in a fresh child; times come from untraced runs, syscall counts\n"
       "and syscall time from one traced run (ptrace + seccomp-BPF).",
       "iobench"};
-  app.footer(kExitStatusHelp);
-  app.set_help_flag("-h,--help", "Print this help and exit");
-  use_last_value(app);  // before any flag: the subcommands inherit it too
   BenchFlags bench;
-  bench.add(app);
   TraceFlags trace_flags;
-  CLI::App* trace = trace_flags.add(app);
-  CLI::App* sweep = add_words_subcommand(
-      app, "sweep",
-      "Run one strategy at each value of one flag, e.g. --buffer-size 1,16,256,4K,64K,1M");
-  CLI::App* compare = add_words_subcommand(
-      app, "compare",
-      "Run real programs side by side: compare -n c './writer_c out.txt' -n go ...");
+  CLI::App *trace = nullptr, *sweep = nullptr, *compare = nullptr;
+
+  CommandLine() {
+    app.footer(kExitStatusHelp);
+    app.set_help_flag("-h,--help", "Print this help and exit");
+    use_help_format(app);  // before the subcommands: trace inherits it
+    use_last_value(app);   // before any flag: the subcommands inherit it too
+    bench.add(app);
+    trace = trace_flags.add(app);
+    sweep = add_words_subcommand(
+        app, "sweep",
+        "Run one strategy at each value of one flag, e.g. --buffer-size 1,16,256,4K,64K,1M");
+    compare = add_words_subcommand(
+        app, "compare",
+        "Run real programs side by side: compare -n c './writer_c out.txt' -n go ...");
+  }
+};
+
+}  // namespace
+
+void visit_command_apps(const std::function<void(const CLI::App&)>& visit) {
+  const CommandLine line;
+  visit(line.app);
+  visit(*line.trace);
+  visit_compare_app(visit);
+}
+
+Command parse_command_line(int argc, const char* const* argv) {
+  CommandLine line;
+  CLI::App& app = line.app;
+  BenchFlags& bench = line.bench;
+  TraceFlags& trace_flags = line.trace_flags;
+  CLI::App *trace = line.trace, *sweep = line.sweep, *compare = line.compare;
 
   // trace's command must reach it exactly as typed: CLI11 sees only the words before it.
   const bool trace_first = argc > 1 && std::string_view(argv[1]) == "trace";
@@ -195,6 +225,9 @@ Command parse_command_line(int argc, const char* const* argv) {
     trace_words = split_trace_words(*trace, {argv + 2, argv + argc});
     args.resize(2);
     for (const auto& w : trace_words.options) args.push_back(w.c_str());
+    check_option_values(*trace, trace_words.options);
+  } else {
+    check_option_values(app, {argv + 1, argv + argc});
   }
   if (auto help = parse_or_help(app, args, *trace, trace_first)) return *help;
 

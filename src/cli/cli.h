@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -25,6 +26,13 @@ using Command = std::variant<BenchOptions, TraceCommandOptions, ListCommand, Ver
 
 /// Throws Error (exit status 2) with a one-line message naming the flag and the reason.
 Command parse_command_line(int argc, const char* const* argv);
+
+/// Calls `visit` with every command's CLI::App as its --help shows it: the bench run's
+/// (sweep takes its flags), trace's and compare's. For the help test: a flag without a
+/// metavariable, or a help line too wide, shows in every command that has it.
+void visit_command_apps(const std::function<void(const CLI::App&)>& visit);
+/// compare's part of visit_command_apps (compare_cli.cc builds its App per parse).
+void visit_compare_app(const std::function<void(const CLI::App&)>& visit);
 
 /// `iobench trace`'s words after "trace", split into iobench's options and the command,
 /// which starts after the first "--" or at the first word that is not an option of

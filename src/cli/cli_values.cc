@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "base/error.h"
+#include "base/quantity.h"
 #include "cli/cli.h"
 #include "report/reporter.h"
 #include "strategies/registry.h"
@@ -35,46 +36,19 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::uint64_t parse_size(const std::string& flag, const std::string& text) {
   // Our own parser rather than CLI11's AsSizeValue: the same words must mean the same
-  // bytes in flags, --expect values and baselines, and it is fuzzed on its own.
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && *begin == '-') throw Error(flag + ": '" + text + "' is negative");
-  std::uint64_t value = 0;
-  auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec == std::errc::result_out_of_range)
-    throw Error(flag + ": '" + text + "' does not fit in 64 bits");
-  if (ec != std::errc() || ptr == begin)
-    throw Error(flag + ": '" + text + "' is not a size (e.g. 4096, 64K, 1MiB)");
-  std::string suffix(ptr, end);
-  for (auto& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::uint64_t mult = 1;
-  if (suffix.empty() || suffix == "b")
-    mult = 1;
-  else if (suffix == "k" || suffix == "kib")
-    mult = 1ull << 10;
-  else if (suffix == "m" || suffix == "mib")
-    mult = 1ull << 20;
-  else if (suffix == "g" || suffix == "gib")
-    mult = 1ull << 30;
-  else
-    throw Error(flag + ": unknown size suffix '" + std::string(ptr, end) + "' in '" + text +
-                "' (use K, M, G or KiB, MiB, GiB)");
-  if (value > UINT64_MAX / mult) throw Error(flag + ": '" + text + "' does not fit in 64 bits");
-  return value * mult;
+  // bytes in flags, --expect values and baselines (base/quantity.h), and it is fuzzed.
+  const WholeValue v = read_size(text);
+  if (!v.error.empty()) throw Error(flag + ": " + v.error);
+  return v.value;
 }
 
 std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min,
                           std::uint64_t max) {
-  if (!text.empty() && text[0] == '-') throw Error(flag + ": '" + text + "' is negative");
-  std::uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc::result_out_of_range)
-    throw Error(flag + ": '" + text + "' does not fit in 64 bits");
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-    throw Error(flag + ": '" + text + "' is not a whole number");
-  if (v < min || v > max)
-    throw Error(fmt::format("{}: {} is out of range ({} to {})", flag, v, min, max));
-  return v;
+  const WholeValue v = read_count(text);
+  if (!v.error.empty()) throw Error(flag + ": " + v.error);
+  if (v.value < min || v.value > max)
+    throw Error(fmt::format("{}: {} is out of range ({} to {})", flag, v.value, min, max));
+  return v.value;
 }
 
 std::vector<const Strategy*> parse_strategies(const std::string& text) {
@@ -88,6 +62,10 @@ std::vector<const Strategy*> parse_strategies(const std::string& text) {
         text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? text.size() + 1 : comma + 1;
     if (name.empty()) throw Error("--strategy: empty name in '" + text + "'");
+    if (name == "all")
+      throw Error("--strategy " + text +
+                  ": all cannot be combined with names (give all alone, or a comma list of "
+                  "names such as buffered,mmap)");
     const Strategy* s = find_strategy(name);
     if (!s) {
       std::string valid, nearest;
@@ -129,12 +107,14 @@ double parse_fraction(const std::string& flag, const std::string& text) {
 }
 
 std::chrono::nanoseconds parse_timeout(const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  double s = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno != 0 || !(s > 0) || s > 1e6)
-    throw Error("--timeout: '" + text + "' is not a number of seconds above 0");
-  return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9));
+  // 1e6 s (11 days) is far beyond any run; above it the nanoseconds near 64 bits.
+  const std::optional<double> ns = read_duration_ns(text);
+  if (!ns)
+    throw Error("--timeout: '" + text +
+                "' is not a duration (e.g. 30s, 500ms, 2m; a bare number is seconds)");
+  if (!(*ns > 0) || *ns > 1e15)
+    throw Error("--timeout: '" + text + "' is out of range (above 0, at most 1000000s)");
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(*ns));
 }
 
 OutputFormat parse_format(const std::string& text) {

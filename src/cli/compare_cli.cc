@@ -8,6 +8,7 @@
 #include "base/program_path.h"
 #include "cli/cli.h"
 #include "cli/flag_groups.h"
+#include "cli/help_format.h"
 #include "cli/tracer_flags.h"
 
 namespace iobench {
@@ -23,7 +24,7 @@ constexpr const char* kAbout =
     "write calls: data writes (write, writev, pwrite*, sendfile, splice, vmsplice,\n"
     "copy_file_range) to any file but stdout, stderr, terminals, pipes and sockets;\n"
     "io_uring_enter on rings (README \"What counts as a write\").\n\n"
-    "Example: iobench compare -n c './writer_c out.txt' -n rust './writer_rust out.txt'";
+    "Example: iobench compare -n c './writer_c out.txt' -n go './writer_go out.txt'";
 
 }  // namespace
 
@@ -75,9 +76,12 @@ struct CompareFlags {
 
   void add(CLI::App& app) {
     use_last_value(app);
+    use_help_format(app, "iobench compare [options] [-n NAME] COMMAND [[-n NAME] COMMAND...]");
     app.add_option("-n,--name", names, "Name the next command's row (in order)")
-        ->allow_extra_args(false);
-    app.add_option("commands", commands, "Commands to compare, one word each (quote them)");
+        ->allow_extra_args(false)
+        ->type_name(metavar::kName);
+    app.add_option("commands", commands, "Commands to compare, one word each (quote them)")
+        ->type_name(metavar::kCommand);
     run.add(app);
     app.add_flag("--shell", shell, "Run each command with /bin/sh -c");
     app.add_flag("--show-output", show_output, "Let the commands write to this terminal");
@@ -86,8 +90,9 @@ struct CompareFlags {
     app.footer(
         "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out);\n"
-        "4 an output could not be written (stdout, an export, a plot); 126 a command cannot\n"
-        "be executed (no execute bit, no #! interpreter); 127 a command is not found;\n"
+        "4 an output could not be written (stdout, an export, a plot);\n"
+        "126 a command cannot be executed (no execute bit, no #! interpreter);\n"
+        "127 a command is not found; "
         "128+N killed by signal N.");
   }
 };
@@ -122,6 +127,7 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   CLI::App app{kAbout, "iobench compare"};
   CompareFlags f;
   f.add(app);
+  check_option_values(app, args, "compare: ");
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
   try {
     app.parse(reversed);
@@ -139,6 +145,13 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   f.output.check_files();
   check_distinct_outputs(f.output.files());
   return o;
+}
+
+void visit_compare_app(const std::function<void(const CLI::App&)>& visit) {
+  CLI::App app{kAbout, "iobench compare"};
+  CompareFlags f;
+  f.add(app);
+  visit(app);
 }
 
 std::string compare_help() {

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "check/expect.h"
 #include "cli/cli_values.h"
+#include "cli/help_format.h"
 #include "report/gnuplot.h"
 #include "report/output_file.h"
 
@@ -106,6 +107,41 @@ void check_distinct_outputs(const std::vector<OutputPath>& files) {
   }
 }
 
+namespace {
+
+/// The option `word` names in app ("--lines", "--lines=5", "-n5"), or null.
+const CLI::Option* named_option(const CLI::App& app, const std::string& word) {
+  if (word.size() < 2 || word[0] != '-' || word == "--") return nullptr;
+  const bool long_form = word[1] == '-';
+  return app.get_option_no_throw(long_form ? word.substr(0, word.find('=')) : word.substr(0, 2));
+}
+
+}  // namespace
+
+void check_option_values(const CLI::App& app, const std::vector<std::string>& words,
+                         const std::string& prefix) {
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    const auto names_it = [&w](const CLI::App* sub) { return sub->check_name(w); };
+    if (w == "--" || !app.get_subcommands(names_it).empty()) return;
+    const CLI::Option* option = named_option(app, w);
+    if (option == nullptr || option->get_items_expected_max() == 0) continue;
+    const bool long_form = w[1] == '-';
+    if (long_form ? w.find('=') != std::string::npos : w.size() > 2) continue;  // --x=V, -nV
+    const bool last = i + 1 == words.size();
+    if (!last && words[i + 1] != "--" && named_option(app, words[i + 1]) == nullptr) {
+      ++i;  // its value
+      continue;
+    }
+    const std::string flag = option->get_name();
+    const std::string needs = fmt::format("{}{} needs a value ({})", prefix, flag,
+                                          value_description(option->get_type_name()));
+    if (last) throw Error(needs);
+    if (words[i + 1] == "--") throw Error(needs + " before --");
+    throw Error(fmt::format("{}, not the option {}", needs, words[i + 1]));
+  }
+}
+
 Error usage_error(const CLI::ParseError& e, const std::string& prefix) {
   const std::string what = e.what();
   return Error(prefix + (what.empty() ? "bad command line" : what));
@@ -115,7 +151,9 @@ void use_last_value(CLI::App& app) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
-void TimeoutFlag::add(CLI::App& app, const char* help) { app.add_option("--timeout", text, help); }
+void TimeoutFlag::add(CLI::App& app, const char* help) {
+  app.add_option("--timeout", text, help)->type_name(metavar::kDuration);
+}
 
 std::optional<std::chrono::nanoseconds> TimeoutFlag::value() const {
   if (text.empty()) return std::nullopt;
@@ -127,9 +165,11 @@ void RunFlags::add(CLI::App& app) {
                                        ? "default: at least 5 and 0.2 s each, at most 100"
                                        : "at least 5 and 0.2 s each, at most 100; default " + runs_;
   app.add_option("-r,--runs", runs_,
-                 fmt::format("Timed runs per {}, or auto ({})", workload_, runs_default));
-  app.add_option("-w,--warmup", warmup_, "Untimed runs before them (default 1)");
-  timeout_.add(app, "Kill a run after SECONDS (its row fails with status timeout)");
+                 fmt::format("Timed runs per {}, or auto ({})", workload_, runs_default))
+      ->type_name("N|auto");
+  app.add_option("-w,--warmup", warmup_, "Untimed runs before them (default 1)")
+      ->type_name(metavar::kCount);
+  timeout_.add(app, "Kill a run after DURATION (its row fails with status timeout)");
   app.add_flag("--no-trace", no_trace_, "Skip the traced run (no counts)");
 }
 
@@ -142,16 +182,24 @@ void RunFlags::apply(RunSettings& s) const {
 }
 
 void OutputFlags::add(CLI::App& app) {
-  app.add_option("--format", format, "table, json, csv or markdown (default table)");
+  app.add_option("--format", format,
+                 "The results as a table, JSON, CSV or Markdown (default table)")
+      ->type_name("table|json|csv|markdown");
   app.add_option("--color", color,
-                 "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never");
-  app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)");
+                 "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->type_name("auto|always|never");
+  app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)")
+      ->type_name("name|time|syscalls");
   app.add_option("--columns", columns,
-                 "Fit the table to N columns (default: the terminal's width; no limit when piped)");
-  app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)");
-  app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE");
-  app.add_option("--export-csv", export_csv, "Also write CSV to FILE");
-  app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE");
+                 "Fit the table to N columns (default: the terminal's width; no limit when piped)")
+      ->type_name(metavar::kCount);
+  app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)")
+      ->type_name(metavar::kFile);
+  app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE")
+      ->type_name(metavar::kFile);
+  app.add_option("--export-csv", export_csv, "Also write CSV to FILE")->type_name(metavar::kFile);
+  app.add_option("--export-markdown", export_markdown, "Also write a Markdown table to FILE")
+      ->type_name(metavar::kFile);
 }
 
 void OutputFlags::check_files() const {
@@ -172,18 +220,26 @@ void CheckFlags::add(CLI::App& app) {
   const char* expect_help = trace_ ? "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL"
                                    : "[STRATEGY.]METRIC OP VALUE, e.g. "
                                      "'buffered.write_calls<=20'; exit 1 on FAIL";
-  app.add_option("--expect", expects_, expect_help)->take_all()->allow_extra_args(false);
+  app.add_option("--expect", expects_, expect_help)
+      ->take_all()
+      ->allow_extra_args(false)
+      ->type_name(metavar::kExpr);
   app.add_option("--export-junit", export_junit_,
                  trace_ ? "Also write every --expect as JUnit XML to FILE"
                         : "Also write every --expect and baseline comparison as JUnit XML to "
-                          "FILE");
+                          "FILE")
+      ->type_name(metavar::kFile);
   if (trace_) return;
-  app.add_option("--save-baseline", save_baseline_, "Write the JSON result to FILE as a baseline");
-  app.add_option("--baseline", baseline_, "Compare with a saved baseline; exit 1 on a regression");
+  app.add_option("--save-baseline", save_baseline_, "Write the JSON result to FILE as a baseline")
+      ->type_name(metavar::kFile);
+  app.add_option("--baseline", baseline_, "Compare with a saved baseline; exit 1 on a regression")
+      ->type_name(metavar::kFile);
   app.add_option("--count-tolerance", count_tolerance_,
-                 "Calls a count may differ from the baseline by (default 0)");
+                 "Calls a count may differ from the baseline by (default 0)")
+      ->type_name(metavar::kCount);
   app.add_option("--time-tolerance", time_tolerance_,
-                 "How much slower a median may be (default 25%)");
+                 "How much slower a median may be (default 25%)")
+      ->type_name(metavar::kFraction);
 }
 
 void CheckFlags::check_files() const {

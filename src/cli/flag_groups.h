@@ -42,6 +42,13 @@ using OutputPath = std::pair<const char*, std::string>;
 /// After check_output_files: each path must already be known to be writable.
 void check_distinct_outputs(const std::vector<OutputPath>& files);
 
+/// Refuses (exit 2) a flag of `app` that takes a value but was given none: the last word, or
+/// followed by another of app's options or "--" (CLI11 would take that word as the value, or
+/// say "1 required TEXT missing"). Stops at "--" and at a subcommand's name. The message
+/// names the flag, what it takes (its metavariable's words) and what came instead.
+void check_option_values(const CLI::App& app, const std::vector<std::string>& words,
+                         const std::string& prefix = "");
+
 /// A CLI11 parse error as iobench's one line, `prefix` (e.g. "compare: ") first.
 Error usage_error(const CLI::ParseError& e, const std::string& prefix = "");
 

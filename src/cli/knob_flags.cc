@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "cli/cli_values.h"
+#include "cli/help_format.h"
 
 namespace iobench {
 namespace {
@@ -25,6 +26,18 @@ KnobSetting parse_words(const Knob& k, const std::string& text) {
   return true;
 }
 
+/// The row's value word in --help: its kind says what it takes.
+const char* metavar_of(KnobKind kind) {
+  switch (kind) {
+    case KnobKind::kSize:
+      return metavar::kSize;
+    case KnobKind::kPolicy:
+      return "none|end|every:N";  // parse_sync's words
+    default:
+      return metavar::kCount;
+  }
+}
+
 }  // namespace
 
 void KnobFlags::add(CLI::App& app) {
@@ -34,6 +47,7 @@ void KnobFlags::add(CLI::App& app) {
     const std::string flag(k.flag), help(k.help);
     slots_[i].option = k.kind == KnobKind::kSwitch ? app.add_flag(flag, slots_[i].on, help)
                                                    : app.add_option(flag, slots_[i].text, help);
+    if (k.kind != KnobKind::kSwitch) slots_[i].option->type_name(metavar_of(k.kind));
   }
 }
 

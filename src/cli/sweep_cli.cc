@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "cli/cli.h"
 #include "cli/cli_values.h"
+#include "cli/help_format.h"
 #include "strategies/knobs.h"
 
 namespace iobench {
@@ -80,8 +81,8 @@ std::vector<std::uint64_t> parse_values(const Sweepable& s, const std::string& l
     std::string word =
         list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (word.empty()) throw Error(fmt::format("sweep: {}: empty value in '{}'", s.flag, list));
-    // Suffixes work for every swept flag: --lines 10K,100K,1M reads as it should.
-    values.push_back(parse_size(s.flag, word));
+    // The flag's own words (base/quantity.h): --lines 10K,1e6 as --lines 10K alone reads.
+    values.push_back(s.sizes ? parse_size(s.flag, word) : parse_count(s.flag, word, 0, UINT64_MAX));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -147,21 +148,35 @@ SweepOptions parse_sweep(const std::vector<std::string>& args) {
 }
 
 std::string sweep_help() {
-  return fmt::format(
-      "iobench sweep: one strategy at each value of one flag, a row per value, and the knee.\n\n"
-      "Usage: iobench sweep --strategy NAME FLAG V1,V2,... [options of a run]\n\n"
-      "  FLAG is one of {}.\n"
-      "  Values take K, M, G (KiB, MiB, GiB) suffixes; they are run in ascending order.\n"
-      "  Every other option of a run applies to every value (--lines, --runs, --warmup, --dir,\n"
-      "  --timeout, --no-trace, --count-only, --color, --sort, ...).\n"
-      "  --format table|json   json: the iobench-sweep/1 document\n"
-      "  --plot FILE.svg       log-log chart of write calls and time against the value "
-      "(gnuplot)\n\n"
-      "The knee: the smallest value beyond which no larger value makes the median time 10%\n"
-      "faster or more. A --lines sweep has none; its table shows the time per line.\n\n"
-      "Example: iobench sweep --strategy buffered --buffer-size 1,16,256,4K,64K,1M --plot "
-      "sweep.svg\n",
-      sweepable_list());
+  // Hand-written (the bench run's flags are its options), laid out as every other --help.
+  const std::size_t width = help_width(), column = help_column(width);
+  std::string out =
+      reflow_blocks(
+          "iobench sweep: one strategy at each value of one flag, a row per value, the knee."
+          "\n\nUsage: iobench sweep --strategy NAME FLAG V1,V2,... [options of a run]",
+          width) +
+      "\n\n";
+  out += help_row("  FLAG", "One of " + sweepable_list() + ".", column, width);
+  out += help_row("  V1,V2,...",
+                  "Its values, counts and sizes as the flag takes them (10K is 10240, 1e6 a "
+                  "million); run in ascending order.",
+                  column, width);
+  out += help_row("  --format table|json", "json: the iobench-sweep/1 document", column, width);
+  out += help_row("  --plot FILE",
+                  "Log-log chart (SVG) of write calls and time against the value (gnuplot)", column,
+                  width);
+  out += help_row("  (any other)",
+                  "Every other option of a run applies to every value (--lines, --runs, "
+                  "--warmup, --dir, --timeout, --no-trace, --count-only, --color, --sort, ...).",
+                  column, width);
+  return out + "\n" +
+         reflow_blocks(
+             "The knee: the smallest value beyond which no larger value makes the median "
+             "time 10% faster or more. A --lines sweep has none; its table shows the time "
+             "per line.\n\nExample: iobench sweep --strategy buffered --buffer-size "
+             "1,16,256,4K,64K,1M --plot sweep.svg",
+             width) +
+         "\n";
 }
 
 }  // namespace iobench

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "check/expect.h"
 #include "cli/cli.h"
+#include "cli/help_format.h"
 #include "report/reporter.h"
 #include "tracer/counting_backend.h"
 
@@ -18,24 +19,31 @@ namespace iobench {
 
 CLI::App* TraceFlags::add(CLI::App& app) {
   CLI::App* trace = app.add_subcommand(
-      "trace", "Run COMMAND under the tracer and print its write-family syscalls (like strace -c)");
+      "trace", "Run COMMAND under the tracer: its write-family syscalls, like strace -c");
+  // Its own Usage line: CLI11's would lack COMMAND.
+  trace->formatter(std::make_shared<HelpFormatter>(help_width(),
+                                                   "iobench trace [options] -- COMMAND [ARGS...]"));
   trace->footer(
-      "Usage: iobench trace [options] -- COMMAND [ARGS...]\n"
-      "COMMAND gets every word after the first -- (or from the first word that is not an\n"
-      "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
-      "in FILE instead. When every --expect asks for a count, the run counts only (as\n"
-      "--count-only: no calibration, one stop per call); --latency or --time-all times it.\n"
-      "Exits with COMMAND's status (128+N if signal N killed it), 124 when --timeout fired,\n"
-      "126 when COMMAND cannot be executed (no execute bit, no #! interpreter), 127 when it\n"
-      "is not found. When it exited 0: 1 an --expect failed, 4 an output could not be\n"
-      "written (the report, an export).");
-  trace->add_option("--format", format_, "table or json (default table)");
+      "COMMAND gets every word after the first -- (or from the first word that is not\n"
+      "an option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts\n"
+      "either in FILE instead. When every --expect asks for a count, the run counts\n"
+      "only (as --count-only: no calibration, one stop per call); --latency or\n"
+      "--time-all times it. Exits with COMMAND's status (128+N if signal N killed it),\n"
+      "124 when --timeout fired, 126 when COMMAND cannot be executed (no execute bit,\n"
+      "no #! interpreter), 127 when it is not found. When it exited 0: 1 an --expect\n"
+      "failed, 4 an output could not be written (the report, an export).");
+  trace->add_option("--format", format_, "The report as a table or JSON (default table)")
+      ->type_name("table|json");
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
-  timeout_.add(*trace, "Kill COMMAND after SECONDS");
-  trace->add_option("-o,--output", o_.output,
-                    "Write the report (table or JSON) to FILE, not to stderr/stdout");
-  trace->add_option("--export-json", o_.export_json,
-                    "Also write the iobench-trace/1 JSON document to FILE");
+  timeout_.add(*trace, "Kill COMMAND after DURATION");
+  trace
+      ->add_option("-o,--output", o_.output,
+                   "Write the report (table or JSON) to FILE, not to stderr/stdout")
+      ->type_name(metavar::kFile);
+  trace
+      ->add_option("--export-json", o_.export_json,
+                   "Also write the iobench-trace/1 JSON document to FILE")
+      ->type_name(metavar::kFile);
   check_.add(*trace);
   tracer_.add(*trace);
   trace->add_flag("--latency", latency_, "Time the calls even when every --expect is a count");
