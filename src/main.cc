@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 
+#include "base/capabilities.h"
 #include "base/error.h"
 #include "base/interrupt.h"
 #include "base/unique_fd.h"
@@ -65,6 +66,7 @@ int run(int argc, char** argv) {
 }  // namespace iobench
 
 int main(int argc, char** argv) {
+  iobench::lower_capabilities();  // setcap'd: effective only while a backend needs them
   try {
     return iobench::run(argc, argv);
   } catch (const iobench::Error& e) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run_process.h"
+#include "tracer/bpf_clock.h"
 #include "tracer/perf_counter.h"
 
 namespace iobench {
@@ -70,7 +71,9 @@ TEST(PerfCli, PerfCountsAHundredThousandWrites) {
   EXPECT_EQ(row["files"], nlohmann::json::array());  // counters cannot tell files apart
 }
 
-TEST(PerfCli, AutoCountsWithPerfAndTimesWithPtrace) {
+// auto: perf counts where it may (the cheapest counter), the kernel clock times where it
+// loads, ptrace times everywhere else.
+TEST(PerfCli, AutoCountsWithPerfAndTimesWithTheCheapestTimer) {
   if (std::string why = perf_unavailable(); !why.empty()) {
     ScratchDir dir;
     ProcessOutput r = iobench({"--lines", "100", "--strategy", "unbuffered", "--count-only",
@@ -89,7 +92,8 @@ TEST(PerfCli, AutoCountsWithPerfAndTimesWithPtrace) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     auto doc = nlohmann::json::parse(r.out);
-    const std::string backend = count_only ? "perf" : "ptrace";
+    const std::string timer = tracing::bpf_clock_unavailable_reason().empty() ? "bpf" : "ptrace";
+    const std::string backend = count_only ? "perf" : timer;
     EXPECT_EQ(doc["config"]["tracer"]["backend"], backend);
     std::vector<int> counts;
     for (const auto& row : doc["results"]) {

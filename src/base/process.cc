@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/capabilities.h"
 #include "base/error.h"
 #include "base/interrupt.h"
 #include "base/monotonic_clock.h"
@@ -113,7 +114,9 @@ void become_child_subreaper() {
 
 pid_t fork_tree() {
   become_child_subreaper();
-  return ::fork();
+  const pid_t pid = ::fork();
+  if (pid == 0) drop_file_capabilities();  // iobench's own privileges stay iobench's
+  return pid;
 }
 
 void throw_spawn_error(const std::string& what, int err) {

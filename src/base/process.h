@@ -69,7 +69,8 @@ class ProcessTree {
 
 /// fork(2) for a child whose whole tree we follow: we become a subreaper *before* the child
 /// exists, since a child that daemonises at once could otherwise orphan a grandchild to init
-/// before the parent got round to prctl. Returns as fork does.
+/// before the parent got round to prctl. The child drops iobench's file capabilities first
+/// (base/capabilities.h). Returns as fork does.
 pid_t fork_tree();
 
 /// Throws Error("<what>: <strerror(err)>"), exit status 3, for a fork, clone or thread that

@@ -115,6 +115,10 @@ struct PtraceDetails {
 struct BpfDetails {
   std::int64_t bias_ns = 0;         // kernel interval less a null call's untraced cost; may be < 0
   std::int64_t bias_spread_ns = 0;  // half the interquartile range over its stretches
+  // What the programs cost a traced call, as its caller sees it (traced less untraced time of
+  // a null call), and its spread: taken out of the traced run's own time for "% of time".
+  std::int64_t call_cost_ns = 0;
+  std::int64_t call_cost_spread_ns = 0;
 };
 
 /// The write family's ptrace estimate held to the kernel clock's time for the same calls, in
@@ -152,6 +156,12 @@ struct TraceResult {
   int exit_code = -1;                   // when it exited
   int term_signal = 0;                  // when a signal killed it
   bool timed_out = false;               // killed by the tracer's timeout
+  // What being traced added to the run's wall time, when the backend can tell (bpf: its
+  // calls times its cost per call, measured next to the run), with its 95% half-width: "% of
+  // time" is then taken from the traced run alone. Unset where it is not known (ptrace: its
+  // stops also slow the program's own code, by an amount nothing measures) or in count mode.
+  std::optional<std::int64_t> tracing_cost_ns;
+  std::int64_t tracing_cost_ci95_ns = 0;
   std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
   std::optional<BpfDetails> bpf;        // set by the bpf backend alone, in timing mode
   // --cross-check alone (tracer/cross_check.h)

@@ -47,13 +47,14 @@ const BackendTraits* named_backend(const std::string& name, const BackendNeeds& 
 }
 
 /// --tracer auto: the cheapest backend that gives what the run needs (choose_backend): perf
-/// for a strategy's --count-only runs when the kernel lets us, ptrace otherwise. A program's
+/// for a strategy's --count-only runs and the kernel clock for its timed ones when the
+/// kernel lets us, ptrace otherwise. A program's
 /// write_calls leave out its stdout, pipes and sockets (README "What counts as a write"), so
 /// it needs a per-file split, and a backend without one must be asked for.
 const BackendTraits* auto_backend(const BackendNeeds& needs, bool traced) {
   if (!traced) return fallback_backend().traits;
   const AutoChoice choice = choose_backend(needs);
-  if (choice.passed_over != nullptr)
+  if (choice.passed_over != nullptr && choice.passed_over->traits->note_when_passed_over)
     fmt::print(stderr, "iobench: note: {} unavailable ({}); counting with {}\n",
                choice.passed_over->traits->noun, choice.why, choice.backend->traits->name);
   return choice.backend->traits;
@@ -67,8 +68,8 @@ std::string tracer_help() {
   out.erase(out.size() - 2);
   // What auto picks (choose_backend), in words: the list's costs and traits decide it.
   return out +
-         " or auto (default: perf for a strategy's --count-only run when available, else "
-         "ptrace)";
+         " or auto (default: for a strategy's run perf when --count-only, bpf when timed, "
+         "where they may run; else ptrace)";
 }
 
 /// --cross-check: ptrace's estimate is what it checks, whatever auto would have chosen.

@@ -257,6 +257,12 @@ std::string render_provenance(const RunRecord& rep, const char* per) {
     else if (subtracts)
       more += fmt::format("{}tracer cost per call not calibrated", more.empty() ? "" : ", ");
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
+    if (std::any_of(rep.results.begin(), rep.results.end(), [](const StrategyResult& r) {
+          return r.syscall_share && r.trace && r.trace->tracing_cost_ns;
+        }))
+      out +=
+          "% of time: syscall time over the traced run's own time less what tracing cost it\n"
+          "  (its cost per call, measured beside the run): one run, one clock.\n";
     if (commands)
       out +=
           "write calls: data writes (write, writev, pwrite*...) to any file but stdout, stderr,\n"

@@ -121,14 +121,23 @@ void set_syscall_share(StrategyResult& r) {
   if (t == nullptr || !t->available || !measures(*t).times || !r.syscall_time_ns ||
       syscall_time_uncertain(r) || r.time_ns.median <= 0)
     return;
-  // Over the untraced median, not the traced run's own time: that run's time also holds
-  // what the tracer's stops cost the program's own code (cold caches after every stop),
-  // which nothing here measures well enough to take off (it read 60-70% for a row that is
-  // nearly all syscalls). The syscall time comes from the traced run, the time from the
-  // untraced ones, each from where it can be measured.
-  const double share = static_cast<double>(*r.syscall_time_ns) / r.time_ns.median;
-  // Above 1 by more than the time's own error: the correction is off, not the calls.
-  if (share - static_cast<double>(r.syscall_time_ci95_ns) / r.time_ns.median > 1) return;
+  // One clock where the backend knows what it cost the run (bpf): the syscall time over the
+  // traced run's own time less that cost, so a change of the host's speed between runs
+  // cannot move the share. Else over the untraced median: a ptrace run's time also holds
+  // what its stops cost the program's own code (cold caches after every stop), which
+  // nothing measures well enough to take off (it read 60-70% for a row that is nearly all
+  // syscalls).
+  double whole = r.time_ns.median;
+  double whole_ci95 = 0;
+  if (t->tracing_cost_ns && r.traced_time_ns) {
+    whole = static_cast<double>(*r.traced_time_ns - *t->tracing_cost_ns);
+    whole_ci95 = static_cast<double>(t->tracing_cost_ci95_ns);
+    if (whole <= whole_ci95) return;
+  }
+  const double share = static_cast<double>(*r.syscall_time_ns) / whole;
+  // Above 1 by more than the two figures' errors: the correction is off, not the calls.
+  const double error = (static_cast<double>(r.syscall_time_ci95_ns) + share * whole_ci95) / whole;
+  if (share - error > 1) return;
   r.syscall_share = std::clamp(share, 0.0, 1.0);
 }
 

@@ -21,8 +21,8 @@ namespace iobench {
 struct TracerOptions;
 
 /// bpf: every call timed in the kernel, of any syscall, with its return, per file (named
-/// and classified from what the kernel saw at the call) and per process: auto leaves it
-/// alone until the suite runs under it.
+/// and classified from what the kernel saw at the call) and per process: auto takes it
+/// wherever it loads.
 inline constexpr BackendTraits kBpfTraits{
     .name = "bpf",
     .label = "kernel clock (eBPF)",
@@ -36,7 +36,8 @@ inline constexpr BackendTraits kBpfTraits{
     .every_syscall = true,
     .subtracts_tracer_cost = true,  // its bias, measured next to each run
     .pins = false,
-    .automatic = false,  // flip once the suite runs under it (issue 26)
+    .automatic = true,
+    .note_when_passed_over = false,  // a plain user (no setcap) is the usual case: README
 };
 
 /// Why --tracer bpf cannot run here, in one line (bpf_clock_unavailable_reason()); empty

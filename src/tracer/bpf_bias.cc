@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/capabilities.h"
 #include "base/monotonic_clock.h"
 #include "tracer/bpf/clock_abi.h"
 #include "tracer/bpf_clock.h"
@@ -41,6 +42,7 @@ Spread spread_of(std::vector<double> v) {
 }  // namespace
 
 BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
+  const RaisedCapabilities raised;
   BpfLoader loader;
   loader.rodata().flags[kBiasCall] = CLOCK_TRACED;
   loader.load();

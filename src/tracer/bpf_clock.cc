@@ -16,6 +16,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/capabilities.h"
 #include "base/error.h"
 #include "base/monotonic_clock.h"
 #include "base/process.h"
@@ -200,7 +201,10 @@ bool bpf_clock_built() noexcept { return IOBENCH_HAVE_BPF != 0; }
 
 std::string bpf_clock_unavailable_reason() {
   // Privileges and the kernel do not change under a running process: ask once.
-  static const std::string reason = bpf_probe_gap();
+  static const std::string reason = [] {
+    const RaisedCapabilities raised;  // setcap'd: the probe needs what a load will
+    return bpf_probe_gap();
+  }();
   return reason;
 }
 
@@ -240,11 +244,13 @@ BpfLoader& BpfClock::loaded() {
 }
 
 BpfBias BpfClock::bias(int stretches, int calls_per_stretch) {
+  const RaisedCapabilities raised;
   return measure_bias_with(loaded(), stretches, calls_per_stretch);
 }
 
 BpfClockRun BpfClock::run(const std::function<int()>& child_main,
                           std::optional<std::chrono::nanoseconds> timeout) {
+  const RaisedCapabilities raised;  // load, attach, read: the child drops them (fork_tree)
   BpfClockRun run;
   std::int64_t t = monotonic_ns();
   const bool was_loaded = loader_ != nullptr;

@@ -39,13 +39,17 @@ std::string syscall_name(int nr, bool compat) {
   return info != nullptr ? info->name : "syscall " + std::to_string(nr);
 }
 
-/// Half-width of the 95% interval of `calls` times a bias whose spread is half the IQR over
-/// `stretches`: the bias is one figure for every call, so its error adds up, not averages.
-std::int64_t bias_ci95_ns(std::uint64_t calls, const BpfBias& bias) {
-  if (bias.stretches <= 0) return 0;
-  const double sigma = bias.bias_spread_ns / 0.6745;  // half the IQR of a normal is 0.6745 sd
-  const double se_median = 1.2533 * sigma / std::sqrt(bias.stretches);
+/// Half-width of the 95% interval of `calls` times a median whose spread is half the IQR
+/// over `stretches`: one figure for every call, so its error adds up, not averages.
+std::int64_t per_call_ci95_ns(std::uint64_t calls, double spread_ns, int stretches) {
+  if (stretches <= 0) return 0;
+  const double sigma = spread_ns / 0.6745;  // half the IQR of a normal is 0.6745 sd
+  const double se_median = 1.2533 * sigma / std::sqrt(stretches);
   return std::llround(1.96 * se_median * static_cast<double>(calls));
+}
+
+std::int64_t bias_ci95_ns(std::uint64_t calls, const BpfBias& bias) {
+  return per_call_ci95_ns(calls, bias.bias_spread_ns, bias.stretches);
 }
 
 /// What every aggregate (syscall, file, process) holds, before it becomes SyscallStats.
@@ -156,9 +160,19 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   if (WIFEXITED(run.status)) r.exit_code = WEXITSTATUS(run.status);
   if (WIFSIGNALED(run.status)) r.term_signal = WTERMSIG(run.status);
   r.timed_out = run.timed_out;
+  if (mode == TraceMode::kTiming && bias.stretches > 0) {
+    // Every traced call paid the programs' cost; the few untraced calls of the tree pay
+    // only a lookup, left in.
+    std::uint64_t calls = 0;
+    for (const BpfSyscallStats& s : run.syscalls) calls += s.calls;
+    r.tracing_cost_ns = std::llround(bias.overhead_ns * static_cast<double>(calls));
+    r.tracing_cost_ci95_ns = per_call_ci95_ns(calls, bias.overhead_spread_ns, bias.stretches);
+  }
   if (mode == TraceMode::kTiming)
     r.bpf = BpfDetails{.bias_ns = std::llround(bias.bias_ns),
-                       .bias_spread_ns = std::llround(bias.bias_spread_ns)};
+                       .bias_spread_ns = std::llround(bias.bias_spread_ns),
+                       .call_cost_ns = std::llround(bias.overhead_ns),
+                       .call_cost_spread_ns = std::llround(bias.overhead_spread_ns)};
   return r;
 }
 

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/capabilities.h"
 #include "base/error.h"
 #include "base/monotonic_clock.h"
 #include "base/process.h"
@@ -93,6 +94,7 @@ std::string set_up_perf_counting() { return mount_tracefs_if_missing(); }
 std::string perf_counting_unavailable() {
   const std::string root = tracefs_root();
   if (root.empty()) return no_tracefs_reason();
+  const RaisedCapabilities raised;
   UniqueFd probe(open_counter(tracefs_event_id(root, "syscalls/sys_enter_write"), 0));
   if (!probe) return open_error(errno);
   return {};
@@ -139,6 +141,7 @@ PerfCounter::PerfCounter(bool foreign_abis) {
 
 TraceResult PerfCounter::run(const std::function<int()>& child_main,
                              std::optional<std::chrono::nanoseconds> timeout) {
+  const RaisedCapabilities raised;  // setcap'd: perf_event_open; the child drops them
   TraceResult result;
   result.mode = TraceMode::kCount;
   result.backend = kPerfTraits.name;
