@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "tracer/bpf/clock_abi.h"
@@ -106,14 +107,18 @@ const std::string* fdless_key(int nr, bool compat) {
 
 using ByName = std::map<std::string, Totals>;
 
+/// The run's files, or (with `only`) one process's part of them.
 std::vector<FileStats> files_of(const BpfClockRun& run, TraceMode mode, const BpfBias& bias,
-                                const std::vector<FileId>& streams) {
+                                const std::vector<FileId>& streams,
+                                std::optional<pid_t> only = std::nullopt) {
   std::map<std::string, ByName> by_file;
   for (const BpfFileStats& f : run.files) {
+    if (only && f.tgid != *only) continue;
     add(by_file[file_key_of(f, streams)][syscall_name(f.nr, f.compat)], f.calls, f.calls, f.errors,
         f.bytes, f.total_ns);
   }
   for (const BpfProcessStats& p : run.processes) {
+    if (only && p.tgid != *only) continue;
     if (const std::string* key = fdless_key(p.nr, p.compat))
       add(by_file[*key][syscall_name(p.nr, p.compat)], p.calls, p.timed, p.errors, p.bytes,
           p.total_ns);
@@ -132,7 +137,13 @@ std::vector<ProcessStats> processes_of(const BpfClockRun& run, TraceMode mode,
                                        const BpfBias& bias) {
   std::vector<ProcessStats> out;
   for (const BpfProcessStats& p : run.processes) {
-    if (out.empty() || out.back().pid != p.tgid) out.push_back(ProcessStats{p.tgid, {}});
+    if (out.empty() || out.back().pid != p.tgid) {
+      const auto comm = run.comms.find(p.tgid);
+      out.push_back(ProcessStats{.pid = p.tgid,
+                                 .syscalls = {},
+                                 .name = comm != run.comms.end() ? comm->second : "",
+                                 .files = files_of(run, mode, bias, run.streams, p.tgid)});
+    }
     Totals t;
     add(t, p.calls, p.timed, p.errors, p.bytes, p.total_ns);
     out.back().syscalls[syscall_name(p.nr, p.compat)] = stats_of(t, mode, bias);
