@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "check/program_baseline.h"
 #include "cli/cli.h"
 #include "report/reporter.h"
 
@@ -31,6 +32,10 @@ CLI::App* TraceFlags::add(CLI::App& app) {
   trace->add_option("--export-json", o_.export_json,
                     "Also write the iobench-trace/1 JSON document to FILE");
   check_.add(*trace);
+  trace
+      ->add_option("--name", name_,
+                   "The program's name in a baseline (default: COMMAND's last path component)")
+      ->type_name("NAME");
   tracer_.add(*trace);
   return trace;
 }
@@ -52,6 +57,8 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
   check_output_files({{"--output", &o.output}, {"--export-json", &o.export_json}});
   check_.check_files();
   std::vector<OutputPath> files = {{"--output", o.output}, {"--export-json", o.export_json}};
+  o.baseline = check_.baseline(files);
+  o.name = program_name(name_, o.command.front());
   for (OutputPath& f : check_.files()) files.push_back(std::move(f));
   check_distinct_outputs(files);
   return o;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "base/interrupt.h"
 #include "base/program_path.h"
 #include "base/unique_fd.h"
+#include "commands/baseline_report.h"
 #include "report/escape.h"
 #include "report/junit.h"
 #include "report/presentation.h"
@@ -74,6 +76,9 @@ int trace_command(const TraceCommandOptions& o, const std::string& program, Trac
 }  // namespace
 
 int run_trace(const TraceCommandOptions& o) {
+  // Read first: a bad or incomparable baseline is a usage error, found before anything runs.
+  const std::optional<Baseline> baseline =
+      load_program_baseline(o.baseline, BaselineKind::kTrace, {o.name}, true, o.tracer.trace_all);
   restore_default_signals();
   const std::string program = resolve_command("trace", o.command.front());
   TraceRecord rep;
@@ -113,10 +118,11 @@ int run_trace(const TraceCommandOptions& o) {
     write_output(o.export_json, render_trace_json(rep), "--export-json: ");
   std::vector<ExpectationOutcome> verdicts;
   if (exec_errno == 0) verdicts = check_expectations(o.expectations, rep.trace);
-  const bool passed = report_expectations(verdicts, false);
+  bool passed = report_expectations(verdicts, false);
+  std::vector<JUnitCase> junit = junit_cases(verdicts);
+  if (exec_errno == 0 && !trace_baseline(o, baseline, rep, junit)) passed = false;
   if (!o.export_junit.empty())
-    write_output(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
-                 "--export-junit: ");
+    write_output(o.export_junit, render_junit("iobench trace", junit), "--export-junit: ");
   if (!rep.error.empty())
     fmt::print(stderr, "iobench: error: trace: {}\n", escape_text(rep.error));  // names the command
   if (exec_errno == 0 && rep.trace.timed_out) return kExitTimedOut;
