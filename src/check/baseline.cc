@@ -111,8 +111,9 @@ std::optional<std::map<std::string, std::uint64_t>> file_calls_of(const json& fi
   if (!files.is_object()) throw bad(where + " is not an object");
   std::map<std::string, std::uint64_t> out;
   for (const auto& [path, n] : files.items()) {
-    const std::optional<std::uint64_t> calls = count_of(n, where + "." + path, bad);
-    if (!calls) throw bad(where + "." + path + " is missing");
+    const std::string at = fmt::format("{}.{}", where, path);
+    const std::optional<std::uint64_t> calls = count_of(n, at, bad);
+    if (!calls) throw bad(at + " is missing");
     out[path] = *calls;
   }
   return out;

@@ -23,7 +23,8 @@ CLI::App* TraceFlags::add(CLI::App& app) {
       "option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts either\n"
       "in FILE instead. Exits with COMMAND's status (128+N if signal N killed it), 124 when\n"
       "--timeout fired, 126 or 127 when COMMAND could not be executed. When it exited 0:\n"
-      "1 an --expect failed, 4 an output could not be written (the report, an export).");
+      "1 an --expect or the --baseline failed, 4 an output could not be written (the\n"
+      "report, an export, a baseline).");
   trace->add_option("--format", format_, "table or json (default table)");
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
   timeout_.add(*trace, "Kill COMMAND after SECONDS");
