@@ -18,8 +18,9 @@ standin() {  # NAME NARGS EXEC...: a script that runs EXEC only when given exact
   printf '#!/bin/sh\n[ $# -eq %d ] || { echo "%s: got arguments: $*" >&2; exit 64; }\nexec %s\n' \
     "$nargs" "$name" "$*" >"$scratch/$name"
 }
-# ./prog: exactly 1000 write(2) calls, as README's `--expect 'write==1000'` says.
-standin prog 0 "$(realpath "$writer")" prog.txt 1000
+# ./prog: exactly 1000 write(2) calls to prog.txt, and a status line on stdout and one on
+# stderr, as a real program prints: README's `--expect 'write_calls==1000'` holds (write is 1002).
+standin prog 0 "$(realpath "$line_writer")" per-line prog.txt 1000
 standin writer_c 1 "$(realpath "$line_writer")" per-line '"$1"' 2000
 standin writer_rust 1 "$(realpath "$line_writer")" buffered '"$1"' 2000
 chmod +x "$scratch/prog" "$scratch/writer_c" "$scratch/writer_rust"

@@ -101,6 +101,112 @@ BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
 
 }  // namespace
 
+namespace {
+
+/// The per-file counts a saved row holds: {path: count}, or null (not split by file).
+std::optional<std::map<std::string, std::uint64_t>> file_calls_of(const json& files,
+                                                                  const std::string& where,
+                                                                  const Bad& bad) {
+  if (files.is_null()) return std::nullopt;
+  if (!files.is_object()) throw bad(where + " is not an object");
+  std::map<std::string, std::uint64_t> out;
+  for (const auto& [path, n] : files.items()) {
+    const std::string at = fmt::format("{}.{}", where, path);
+    const std::optional<std::uint64_t> calls = count_of(n, at, bad);
+    if (!calls) throw bad(at + " is missing");
+    out[path] = *calls;
+  }
+  return out;
+}
+
+/// The row of an `iobench-trace/1` document: its counts, and how the command ended.
+BaselineRow trace_row_of(const json& doc, const std::string& name, const Bad& bad) {
+  BaselineRow row;
+  // A command that exited 0 is ok; a timeout is its own status; any other end a failure.
+  const bool timed_out = member(doc, "timed_out") == true;
+  const bool ok = member(doc, "exit_status") == 0 && member(doc, "error").is_null();
+  row.status = to_string(timed_out ? ResultStatus::kTimeout
+                         : ok      ? ResultStatus::kOk
+                                   : ResultStatus::kFailed);
+  row.write_calls = count_of(member(doc, "write_calls"), name + ".write_calls", bad);
+  json counts = json::object();  // the shape row_of reads: {"syscalls": {NAME: {"calls"}}}
+  counts["status"] = row.status;
+  counts["syscalls"] = member(doc, "syscalls");
+  row.syscall_calls = row_of(counts, name, bad).syscall_calls;
+  return row;
+}
+
+/// A trace or compare baseline: the command's document and its `baseline` member, which
+/// names each row (in results order) and holds its per-file counts.
+void parse_program_rows(const json& doc, const json& saved, Baseline& b, const Bad& bad) {
+  const json& rows = member(saved, "rows");
+  if (!rows.is_array() || rows.empty()) throw bad("baseline.rows is missing");
+  const json& results = member(doc, "results");
+  if (b.kind == BaselineKind::kCompare && (!results.is_array() || results.size() != rows.size()))
+    throw bad("baseline.rows and results differ in length");
+  if (b.kind == BaselineKind::kTrace && rows.size() != 1)
+    throw bad("baseline.rows holds more than the one traced program");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const json& name = member(rows[i], "name");
+    if (!name.is_string() || name.get<std::string>().empty())
+      throw bad("a baseline row has no name");
+    const std::string n = name.get<std::string>();
+    BaselineRow row =
+        b.kind == BaselineKind::kTrace ? trace_row_of(doc, n, bad) : row_of(results[i], n, bad);
+    row.file_calls = file_calls_of(member(rows[i], "file_calls"), n + ".file_calls", bad);
+    if (!b.rows.emplace(n, std::move(row)).second)
+      throw bad(fmt::format("program '{}' appears twice", n));
+    b.order.push_back(n);
+  }
+}
+
+/// What saved the document: its `baseline.kind`, else a run (every baseline before trace
+/// and compare had one). A trace or compare document without it is an export, not a baseline.
+BaselineKind kind_of(const json& doc, const std::string& schema, const Bad& bad) {
+  const json& kind = member(member(doc, "baseline"), "kind");
+  for (BaselineKind k : {BaselineKind::kTrace, BaselineKind::kCompare})
+    if (kind == to_string(k)) {
+      if (schema != (k == BaselineKind::kTrace ? "iobench-trace/1" : "iobench/1"))
+        throw bad(fmt::format("a {} baseline in an {} document", to_string(k), schema));
+      return k;
+    }
+  if (!kind.is_null())
+    throw bad(fmt::format("baseline.kind is {}, not trace or compare", kind.dump()));
+  const char* saved_by = schema == "iobench-trace/1"                            ? "iobench trace"
+                         : member(member(doc, "config"), "commands").is_array() ? "iobench compare"
+                                                                                : nullptr;
+  if (saved_by)
+    throw bad(fmt::format("an {} export, not a baseline (save one with {} --save-baseline)", schema,
+                          saved_by));
+  return BaselineKind::kRun;
+}
+
+}  // namespace
+
+const char* command_name(BaselineKind kind) noexcept {
+  switch (kind) {
+    case BaselineKind::kTrace:
+      return "iobench trace";
+    case BaselineKind::kCompare:
+      return "iobench compare";
+    case BaselineKind::kRun:
+      break;
+  }
+  return "iobench";
+}
+
+const char* to_string(BaselineKind kind) noexcept {
+  switch (kind) {
+    case BaselineKind::kTrace:
+      return "trace";
+    case BaselineKind::kCompare:
+      return "compare";
+    case BaselineKind::kRun:
+      break;
+  }
+  return "run";
+}
+
 Baseline parse_baseline(const std::string& text, const std::string& origin) {
   const Bad bad = [&](const std::string& why) {
     return Error(fmt::format("--baseline {}: {}", origin, why));
@@ -108,9 +214,15 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) throw bad("not valid JSON");
   const json& schema = member(doc, "schema");
-  if (!schema.is_string() || schema.get<std::string>() != "iobench/1")
+  if (!schema.is_string() ||
+      (schema.get<std::string>() != "iobench/1" && schema.get<std::string>() != "iobench-trace/1"))
     throw bad("not an iobench/1 document (save one with --save-baseline)");
   Baseline b;
+  b.kind = kind_of(doc, schema.get<std::string>(), bad);
+  if (b.kind != BaselineKind::kRun) {
+    parse_program_rows(doc, member(doc, "baseline"), b, bad);
+    return b;
+  }
   const json& config = member(doc, "config");
   const json& lines = member(config, "lines");
   if (lines.is_null()) throw bad("config.lines is missing");
@@ -129,161 +241,6 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
     b.order.push_back(strategy);
   }
   return b;
-}
-
-void check_comparable(const Baseline& before, std::uint64_t lines,
-                      const std::vector<std::string>& strategies) {
-  if (before.lines != lines)
-    throw Error(fmt::format("baseline not comparable: it wrote {} lines, this run {}", before.lines,
-                            lines));
-  for (const auto& name : before.order)
-    if (std::find(strategies.begin(), strategies.end(), name) == strategies.end())
-      throw Error(fmt::format(
-          "baseline not comparable: strategy '{}' is in the baseline but is not run", name));
-  for (const auto& name : strategies)
-    if (!before.rows.count(name))
-      throw Error(fmt::format(
-          "baseline not comparable: strategy '{}' is run but is not in the baseline", name));
-}
-
-namespace {
-
-/// The first count the baseline holds ("buffered.write_calls"), or "" when it has none.
-std::string first_count(const Baseline& b) {
-  for (const auto& name : b.order) {
-    const BaselineRow& row = b.rows.at(name);
-    if (row.write_calls) return name + ".write_calls";
-    if (!row.syscall_calls.empty()) return name + ".syscalls." + row.syscall_calls.begin()->first;
-  }
-  return "";
-}
-
-/// The first syscall outside the write family the baseline counts ("buffered.openat"): only
-/// a --trace-all run counts one (every strategy opens its file), or "" when there is none.
-std::string first_traced_all(const Baseline& b) {
-  for (const auto& name : b.order)
-    for (const auto& [sys, n] : b.rows.at(name).syscall_calls)
-      if (!is_write_family(sys)) return fmt::format("{}.{}", name, sys);
-  return "";
-}
-
-/// A syscall the run does not trace would compare as 0 (openat 1 → 0, a regression), and
-/// one the baseline did not trace as new (0 → 1): both sides --trace-all, or neither.
-void check_same_syscalls(const Baseline& before, const BenchOptions& run) {
-  if (!run.run.trace || first_count(before).empty()) return;
-  const std::string all = first_traced_all(before);
-  if (!all.empty() && !run.run.tracer.trace_all)
-    throw Error(fmt::format(
-        "baseline not comparable: it counts {}, which only --trace-all traces; add --trace-all",
-        all));
-  if (all.empty() && run.run.tracer.trace_all)
-    throw Error(
-        "baseline not comparable: it was saved without --trace-all, so it counts only the write "
-        "family; drop --trace-all");
-}
-
-}  // namespace
-
-void check_comparable(const Baseline& before, const BenchOptions& run) {
-  std::vector<std::string> names;
-  names.reserve(run.strategies.size());
-  for (const Strategy* s : run.strategies) names.emplace_back(s->name);
-  check_comparable(before, run.params.lines, names);
-  // Untraced, every count would be "not measured on one side": a baseline whose counts are
-  // its point would pass whatever the counts became.
-  if (const std::string count = first_count(before); !run.run.trace && !count.empty())
-    throw Error(fmt::format(
-        "baseline not comparable: it has counts ({}) and --no-trace measures none; drop "
-        "--no-trace",
-        count));
-  check_same_syscalls(before, run);
-}
-
-namespace {
-
-/// The workload's knobs that differ, in key order: shown, not refused, since comparing
-/// configurations is a main use.
-std::vector<std::string> config_changes(const Baseline& before, const RunRecord& after) {
-  std::vector<std::string> changes;
-  std::map<std::string, std::string> now;
-  for (const Knob& k : all_knobs()) now[std::string(k.name)] = knob_text(k.value(after.params));
-  for (const auto& [key, value] : now) {
-    auto it = before.config.find(key);
-    if (it != before.config.end() && it->second != value)
-      changes.push_back(fmt::format("{} {} → {}", key, it->second, value));
-  }
-  return changes;
-}
-
-/// A count before and after: "=", "+N" or "-N", a regression beyond `slack`.
-BaselineDiff count_diff(const std::string& strategy, const std::string& metric,
-                        std::optional<std::uint64_t> was, std::optional<std::uint64_t> is,
-                        std::uint64_t slack) {
-  // Unsigned both ways: no count is too large to subtract exactly.
-  const std::uint64_t distance = !was || !is ? 0 : *is > *was ? *is - *was : *was - *is;
-  return {.strategy = strategy,
-          .metric = metric,
-          .kind = BaselineDiff::Kind::kCount,
-          .count_before = was,
-          .count_after = is,
-          .regression = distance > slack};
-}
-
-/// One row's differences: its status, write_calls, every syscall whose count changed, and
-/// its median time.
-void row_diffs(const BaselineRow& b, const StrategyResult& r, std::uint64_t slack,
-               double time_tolerance, std::vector<BaselineDiff>& diffs) {
-  if (b.status != to_string(r.status)) {
-    diffs.push_back(
-        {.strategy = r.strategy,
-         .metric = "status",
-         .kind = BaselineDiff::Kind::kStatus,
-         .status_before = b.status,
-         .status_after = to_string(r.status),
-         .regression = r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
-  }
-  if (b.write_calls || r.write_calls)
-    diffs.push_back(count_diff(r.strategy, "write_calls", b.write_calls, r.write_calls, slack));
-  if (r.trace && r.trace->available) {
-    std::map<std::string, std::uint64_t> calls;
-    for (const auto& [name, st] : r.trace->syscalls) calls[name] = st.calls;
-    for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
-    for (const auto& [name, n] : calls) {
-      const auto it = b.syscall_calls.find(name);
-      const std::uint64_t was = it == b.syscall_calls.end() ? 0 : it->second;
-      if (was == n) continue;  // unchanged syscalls would only repeat write_calls
-      diffs.push_back(count_diff(r.strategy, name, was, n, slack));
-    }
-  }
-  if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
-    const double was = *b.time_median_ns, is = r.time_ns.median;
-    // was > 0 (parse_baseline refuses anything else), but may be tiny: the ratio may be inf.
-    const double ratio = is / was;
-    diffs.push_back({.strategy = r.strategy,
-                     .metric = "time (median)",
-                     .kind = BaselineDiff::Kind::kTime,
-                     .time_before_ns = was,
-                     .time_after_ns = is,
-                     .regression = ratio - 1 > time_tolerance});
-  }
-}
-
-}  // namespace
-
-BaselineComparison compare_with_baseline(const Baseline& before, const RunRecord& after,
-                                         std::optional<std::uint64_t> count_tolerance,
-                                         double time_tolerance) {
-  std::vector<std::string> ran;
-  ran.reserve(after.results.size());
-  for (const auto& r : after.results) ran.push_back(r.strategy);
-  check_comparable(before, after.lines, ran);
-
-  BaselineComparison cmp;
-  cmp.config_changes = config_changes(before, after);
-  for (const auto& r : after.results)
-    row_diffs(before.rows.at(r.strategy), r, count_tolerance.value_or(0), time_tolerance,
-              cmp.diffs);
-  return cmp;
 }
 
 }  // namespace iobench

@@ -1,6 +1,7 @@
-// Baselines: a saved `iobench/1` JSON document, compared with a new run's record. Counts are
-// exact (or within --count-tolerance); medians may be slower by at most --time-tolerance.
-// The comparison is plain values; report/baseline_table.h shows it.
+// Baselines: a saved JSON document (a run's or compare's `iobench/1`, trace's
+// `iobench-trace/1`), compared with a new run's record. Counts are exact (or within
+// --count-tolerance); medians may be slower by at most --time-tolerance. The comparison is
+// plain values; report/baseline_table.h shows it, check/program_baseline.h names programs.
 #pragma once
 
 #include <cstdint>
@@ -14,18 +15,30 @@
 
 namespace iobench {
 
-/// One strategy's row, validated: counts are exact integers, a median is a positive time.
+/// Which command saved a baseline: a run of strategies, `iobench trace` (one program) or
+/// `iobench compare` (one row per command). Only a baseline of the same kind is comparable.
+enum class BaselineKind { kRun, kTrace, kCompare };
+/// "iobench" (a run), "iobench trace", "iobench compare": the command, as messages name it.
+const char* command_name(BaselineKind kind) noexcept;
+/// "trace", "compare" (the `baseline.kind` a saved document holds); "run" for a run's.
+const char* to_string(BaselineKind kind) noexcept;
+
+/// One strategy's (or program's) row, validated: counts are exact integers, a median is a positive
+/// time.
 struct BaselineRow {
   std::string status;                        // ok, unsupported, failed, timeout
   std::optional<std::uint64_t> write_calls;  // null in the file: not traced
   std::optional<double> time_median_ns;      // null in the file: not measured
   std::map<std::string, std::uint64_t> syscall_calls;
+  // trace and compare: write_calls per file (path relative to where it ran); a run's none.
+  std::optional<std::map<std::string, std::uint64_t>> file_calls;
 };
 
 struct Baseline {
+  BaselineKind kind = BaselineKind::kRun;  // a document without `baseline.kind`: a run's
   std::uint64_t lines = 0;
   std::map<std::string, std::string> config;  // strategy options, as text
-  std::map<std::string, BaselineRow> rows;    // by strategy
+  std::map<std::string, BaselineRow> rows;    // by strategy, or by program name
   std::vector<std::string> order;
 };
 
@@ -43,7 +56,8 @@ Baseline load_baseline(const std::string& path);
 /// Parses the text of a baseline document (what load_baseline reads); fuzzed on its own.
 /// Refuses a count that is not a whole number from 0 to 2^64-1 (-0 and an integral 1.0 are
 /// counts), a median that is not a positive finite time, a status iobench does not write,
-/// or a strategy twice.
+/// or a strategy twice. A trace or compare baseline (its `baseline` member) holds a name and
+/// the per-file counts for each row.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
 
 /// One compared value of one row ("buffered" "write_calls"), before and after.
@@ -68,6 +82,25 @@ struct BaselineComparison {
 void check_comparable(const Baseline& before, std::uint64_t lines,
                       const std::vector<std::string>& strategies);
 void check_comparable(const Baseline& before, const BenchOptions& run);
+
+/// Throws Error (exit 2) unless `before` was saved by the command of `kind`.
+void check_kind(const Baseline& before, BaselineKind kind);
+/// Throws Error (exit 2) when the run's tracing cannot measure what the baseline counts: no
+/// trace (`traced` false) against counts, or --trace-all on one side only.
+void check_same_tracing(const Baseline& before, bool traced, bool trace_all);
+
+/// One row of the new run as compared: its name in the baseline, its result, and (trace,
+/// compare) its write_calls per file, by path relative to where it ran.
+struct ComparedRow {
+  std::string name;
+  const StrategyResult* result = nullptr;
+  std::optional<std::map<std::string, std::uint64_t>> file_calls;
+};
+/// The differences of rows already found comparable, each row by its name in `before`.
+std::vector<BaselineDiff> compare_rows(const Baseline& before,
+                                       const std::vector<ComparedRow>& after,
+                                       std::optional<std::uint64_t> count_tolerance,
+                                       double time_tolerance);
 
 /// Throws Error (exit 2) when the two are not comparable (check_comparable).
 BaselineComparison compare_with_baseline(const Baseline& before, const RunRecord& after,

@@ -79,7 +79,7 @@ class BenchFlags {
   RunFlags run_{"strategy", "auto"};
   KnobFlags knobs_;
   OutputFlags output_;
-  CheckFlags check_{/*trace=*/false};
+  CheckFlags check_{CheckFlags::For::kRun};
   TracerFlags tracer_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/program_path.h"
+#include "check/program_baseline.h"
 #include "cli/cli.h"
 #include "cli/flag_groups.h"
 #include "cli/help_format.h"
@@ -73,6 +74,7 @@ struct CompareFlags {
   RunFlags run{"command", "5"};
   OutputFlags output;
   TracerFlags tracer;  // the same group as a run's and trace's: --tracer included
+  CheckFlags check{CheckFlags::For::kCompare};  // --export-junit and the baselines
 
   void add(CLI::App& app) {
     use_last_value(app);
@@ -86,9 +88,11 @@ struct CompareFlags {
     app.add_flag("--shell", shell, "Run each command with /bin/sh -c");
     app.add_flag("--show-output", show_output, "Let the commands write to this terminal");
     output.add(app);
+    check.add(app);
     tracer.add(app);
     app.footer(
-        "Exit status: 0 all measured; 2 bad usage (found before anything ran);\n"
+        "Exit status: 0 all measured; 1 a baseline comparison failed;\n"
+        "2 bad usage (found before anything ran);\n"
         "3 a command failed (exited non-zero, killed, timed out);\n"
         "4 an output could not be written (stdout, an export, a plot);\n"
         "126 a command cannot be executed (no execute bit, no #! interpreter);\n"
@@ -116,9 +120,23 @@ std::vector<CompareCommand> parse_commands(const CompareFlags& f) {
         f.shell ? std::vector<std::string>{"/bin/sh", "-c", c.command} : split_words(c.command);
     if (c.argv.empty()) throw Error(fmt::format("compare: command {} is empty", i + 1));
     c.program = resolve_command("compare", c.argv.front());
+    // A baseline's row: -n NAME, else the program as written (sh -c's own first word).
+    const std::string first = c.command.substr(0, c.command.find_first_of(" \t\n"));
+    c.baseline_name =
+        program_name(i < f.names.size() ? f.names[i] : "", f.shell ? first : c.argv.front());
     out.push_back(std::move(c));
   }
   return out;
+}
+
+/// A baseline's rows are keyed by name: two commands of one program need their own -n.
+void check_distinct_names(const CompareOptions& o) {
+  for (std::size_t i = 0; i < o.commands.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (o.commands[i].baseline_name == o.commands[j].baseline_name)
+        throw Error(fmt::format(
+            "compare: commands {} and {} are both '{}' in a baseline; name each with -n NAME",
+            j + 1, i + 1, o.commands[i].baseline_name));
 }
 
 }  // namespace
@@ -142,8 +160,14 @@ CompareOptions parse_compare(const std::vector<std::string>& args) {
   o.show_output = f.show_output;
   o.run.tracer = f.tracer.options(o.run.trace, false, /*program=*/true);
   o.commands = parse_commands(f);
+  o.export_junit = f.check.export_junit();
+  o.baseline = f.check.baseline(f.output.files());
+  if (!o.baseline.save.empty() || !o.baseline.compare_with.empty()) check_distinct_names(o);
   f.output.check_files();
-  check_distinct_outputs(f.output.files());
+  f.check.check_files();
+  std::vector<OutputPath> files = f.output.files();
+  for (OutputPath& file : f.check.files()) files.push_back(std::move(file));
+  check_distinct_outputs(files);
   return o;
 }
 

@@ -1,7 +1,6 @@
 #include "cli/flag_groups.h"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -10,6 +9,7 @@
 
 #include "base/error.h"
 #include "check/expect.h"
+#include "cli/baseline_flags.h"
 #include "cli/cli_values.h"
 #include "cli/help_format.h"
 #include "report/gnuplot.h"
@@ -46,32 +46,6 @@ Expectation parse_checked_expectation(const std::string& text, bool trace,
     throw Error(fmt::format("--expect '{}': strategy '{}' is not being run", text, e.strategy));
   }
   return e;
-}
-
-/// No output file may be the --baseline itself: --save-baseline (or an export) of a regressed
-/// run would replace the baseline, and the next CI run would pass. The same file by name, or
-/// by device and inode (a symlink, a hard link, another spelling of the path); an output
-/// that does not exist yet cannot be the baseline, which must.
-void check_baseline_not_overwritten(const BenchOptions& o) {
-  if (o.baseline.empty()) return;
-  struct stat baseline {};
-  const bool exists = ::stat(o.baseline.c_str(), &baseline) == 0;
-  const std::pair<const char*, const std::string*> outputs[] = {
-      {"--save-baseline", &o.save_baseline}, {"--export-json", &o.export_json},
-      {"--export-csv", &o.export_csv},       {"--export-markdown", &o.export_markdown},
-      {"--export-junit", &o.export_junit},   {"--plot", &o.plot}};
-  for (const auto& [flag, path] : outputs) {
-    if (path->empty()) continue;
-    struct stat out {};
-    const bool same =
-        *path == o.baseline || (exists && ::stat(path->c_str(), &out) == 0 &&
-                                out.st_dev == baseline.st_dev && out.st_ino == baseline.st_ino);
-    if (same)
-      throw Error(fmt::format(
-          "{} {} is the --baseline it is compared with ({}): a regressed run would replace it; "
-          "write to another file",
-          flag, *path, o.baseline));
-  }
 }
 
 }  // namespace
@@ -216,38 +190,45 @@ std::vector<OutputPath> OutputFlags::files() const {
           {"--plot", plot}};
 }
 
+CheckFlags::CheckFlags(For command)
+    : for_(command),
+      trace_(command == For::kTrace),
+      baseline_(std::make_unique<BaselineFlags>(/*times=*/command != For::kTrace)) {}
+
+CheckFlags::~CheckFlags() = default;
+
 void CheckFlags::add(CLI::App& app) {
-  const char* expect_help = trace_ ? "METRIC OP VALUE, e.g. 'write<=300'; exit 1 on FAIL"
+  const char* expect_help = trace_ ? "METRIC OP VALUE, e.g. 'write_calls==1000'; a syscall name "
+                                     "(write) counts every call of it, stdout included; exit 1 "
+                                     "on FAIL"
                                    : "[STRATEGY.]METRIC OP VALUE, e.g. "
                                      "'buffered.write_calls<=20'; exit 1 on FAIL";
-  app.add_option("--expect", expects_, expect_help)
-      ->take_all()
-      ->allow_extra_args(false)
-      ->type_name(metavar::kExpr);
+  if (for_ != For::kCompare)
+    app.add_option("--expect", expects_, expect_help)
+        ->take_all()
+        ->allow_extra_args(false)
+        ->type_name(metavar::kExpr);
   app.add_option("--export-junit", export_junit_,
-                 trace_ ? "Also write every --expect as JUnit XML to FILE"
-                        : "Also write every --expect and baseline comparison as JUnit XML to "
-                          "FILE")
+                 for_ == For::kCompare
+                     ? "Also write every baseline comparison as JUnit XML to FILE"
+                     : "Also write every --expect and baseline comparison as JUnit XML to FILE")
       ->type_name(metavar::kFile);
-  if (trace_) return;
-  app.add_option("--save-baseline", save_baseline_, "Write the JSON result to FILE as a baseline")
-      ->type_name(metavar::kFile);
-  app.add_option("--baseline", baseline_, "Compare with a saved baseline; exit 1 on a regression")
-      ->type_name(metavar::kFile);
-  app.add_option("--count-tolerance", count_tolerance_,
-                 "Calls a count may differ from the baseline by (default 0)")
-      ->type_name(metavar::kCount);
-  app.add_option("--time-tolerance", time_tolerance_,
-                 "How much slower a median may be (default 25%)")
-      ->type_name(metavar::kFraction);
+  baseline_->add(app);
 }
 
 void CheckFlags::check_files() const {
-  check_output_files({{"--export-junit", &export_junit_}, {"--save-baseline", &save_baseline_}});
+  check_output_files({{"--export-junit", &export_junit_}, {"--save-baseline", &baseline_->save()}});
 }
 
 std::vector<OutputPath> CheckFlags::files() const {
-  return {{"--export-junit", export_junit_}, {"--save-baseline", save_baseline_}};
+  return {{"--export-junit", export_junit_}, {"--save-baseline", baseline_->save()}};
+}
+
+ProgramBaselineOptions CheckFlags::baseline(std::vector<OutputPath> outputs) const {
+  // --save-baseline first, as a run always named it.
+  outputs.insert(outputs.begin(), {"--save-baseline", baseline_->save()});
+  outputs.emplace_back("--export-junit", export_junit_);
+  return baseline_->options(outputs);
 }
 
 std::vector<Expectation> CheckFlags::expectations(const std::vector<const Strategy*>& strategies,
@@ -260,17 +241,19 @@ std::vector<Expectation> CheckFlags::expectations(const std::vector<const Strate
 
 void CheckFlags::apply(BenchOptions& o) const {
   // A baseline's rows are keyed by strategy: two directories would give each name twice.
-  if (o.dirs.size() > 1 && (!baseline_.empty() || !save_baseline_.empty()))
+  if (o.dirs.size() > 1 && (!baseline_->compare_with().empty() || !baseline_->save().empty()))
     throw Error("--baseline and --save-baseline take one --dir");
   o.expectations = expectations(o.strategies, o.run.tracer.trace_all);
   o.export_junit = export_junit_;
-  o.baseline = baseline_;
-  o.save_baseline = save_baseline_;
-  check_baseline_not_overwritten(o);
+  const ProgramBaselineOptions b = baseline({{"--export-json", o.export_json},
+                                             {"--export-csv", o.export_csv},
+                                             {"--export-markdown", o.export_markdown},
+                                             {"--plot", o.plot}});
+  o.baseline = b.compare_with;
+  o.save_baseline = b.save;
   check_files();
-  if (!count_tolerance_.empty())
-    o.count_tolerance = parse_count("--count-tolerance", count_tolerance_, 0, UINT64_MAX);
-  o.time_tolerance = parse_fraction("--time-tolerance", time_tolerance_);
+  o.count_tolerance = b.count_tolerance;
+  o.time_tolerance = b.time_tolerance;
 }
 
 }  // namespace iobench

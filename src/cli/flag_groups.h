@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -106,12 +107,19 @@ struct OutputFlags {
   }
 };
 
-/// --expect and --export-junit, and for a bench run the baselines: --baseline,
-/// --save-baseline, --count-tolerance, --time-tolerance. `trace` checks one command: no
-/// strategies, no baselines, and only what `iobench trace` measures.
+class BaselineFlags;
+
+/// --expect (not compare's), --export-junit and the baselines (cli/baseline_flags.h):
+/// --baseline, --save-baseline, --count-tolerance and, with timed runs, --time-tolerance.
+/// `trace` checks one command: no strategies, no --time-tolerance, only what `iobench
+/// trace` measures; `compare` checks its commands against a baseline alone.
 class CheckFlags {
  public:
-  explicit CheckFlags(bool trace) : trace_(trace) {}
+  enum class For { kRun, kTrace, kCompare };
+  explicit CheckFlags(For command);
+  ~CheckFlags();
+  CheckFlags(const CheckFlags&) = delete;
+  CheckFlags& operator=(const CheckFlags&) = delete;
   void add(CLI::App& app);
   /// Every --expect, checked against the strategies being run (none for trace) and the
   /// tracer's reach (--trace-all).
@@ -125,11 +133,16 @@ class CheckFlags {
   /// The bench run's checks: expectations, JUnit file and baselines into o (after
   /// o.strategies, o.dirs and o.tracer are set).
   void apply(BenchOptions& o) const;
+  /// trace's and compare's baselines; `outputs`: the command's other output files, none of
+  /// which may be the --baseline.
+  ProgramBaselineOptions baseline(std::vector<OutputPath> outputs) const;
 
  private:
+  For for_;
   bool trace_;
   std::vector<std::string> expects_;
-  std::string export_junit_, baseline_, save_baseline_, count_tolerance_, time_tolerance_ = "25%";
+  std::string export_junit_;
+  std::unique_ptr<BaselineFlags> baseline_;
 };
 
 }  // namespace iobench

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "check/expect.h"
+#include "check/program_baseline.h"
 #include "cli/cli.h"
 #include "cli/help_format.h"
 #include "report/reporter.h"
@@ -31,7 +32,8 @@ CLI::App* TraceFlags::add(CLI::App& app) {
       "--time-all times it. Exits with COMMAND's status (128+N if signal N killed it),\n"
       "124 when --timeout fired, 126 when COMMAND cannot be executed (no execute bit,\n"
       "no #! interpreter), 127 when it is not found. When it exited 0: 1 an --expect\n"
-      "failed, 4 an output could not be written (the report, an export).");
+      "or the --baseline failed, 4 an output could not be written (the report, an\n"
+      "export, a baseline).");
   trace->add_option("--format", format_, "The report as a table or JSON (default table)")
       ->type_name("table|json");
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
@@ -45,6 +47,10 @@ CLI::App* TraceFlags::add(CLI::App& app) {
                    "Also write the iobench-trace/1 JSON document to FILE")
       ->type_name(metavar::kFile);
   check_.add(*trace);
+  trace
+      ->add_option("--name", name_,
+                   "The program's name in a baseline (default: COMMAND's last path component)")
+      ->type_name("NAME");
   tracer_.add(*trace);
   trace->add_flag("--latency", latency_, "Time the calls even when every --expect is a count");
   return trace;
@@ -77,6 +83,8 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
   check_output_files({{"--output", &o.output}, {"--export-json", &o.export_json}});
   check_.check_files();
   std::vector<OutputPath> files = {{"--output", o.output}, {"--export-json", o.export_json}};
+  o.baseline = check_.baseline(files);
+  o.name = program_name(name_, o.command.front());
   for (OutputPath& f : check_.files()) files.push_back(std::move(f));
   check_distinct_outputs(files);
   return o;

@@ -32,7 +32,8 @@ class TraceFlags {
   TraceCommandOptions o_;  // the fields CLI11 fills directly (-o, --export-json, ...)
   std::string format_ = "table";
   TimeoutFlag timeout_;
-  CheckFlags check_{/*trace=*/true};
+  CheckFlags check_{CheckFlags::For::kTrace};
+  std::string name_;  // --name
   TracerFlags tracer_;
   bool latency_ = false;  // --latency: time the calls although every check asks for counts
 };

@@ -10,10 +10,9 @@
 
 #include "base/error.h"
 #include "check/baseline.h"
+#include "commands/baseline_report.h"
 #include "commands/report_setup.h"
-#include "report/baseline_table.h"
 #include "report/dirs.h"
-#include "report/escape.h"
 #include "report/junit.h"
 #include "report/live_table.h"
 #include "report/presentation.h"
@@ -26,24 +25,12 @@ namespace iobench {
 
 namespace {
 
-/// The comparison with the baseline: on stdout under a table (else stderr, away from the
-/// data), each regression on stderr, its JUnit cases added. Returns false on a regression.
+/// The comparison with the baseline (commands/baseline_report.h). False on a regression.
 bool report_baseline(const Baseline& baseline, const BenchOptions& o, const RunRecord& rep,
                      std::vector<JUnitCase>& junit) {
   const BaselineComparison cmp =
       compare_with_baseline(baseline, rep, o.count_tolerance, o.time_tolerance);
-  const std::string text = render_comparison(cmp);
-  if (o.format == OutputFormat::kTable)
-    write_stdout(text);
-  else
-    write_stderr(text);
-  for (const auto& d : cmp.diffs)
-    if (d.regression)
-      fmt::print(stderr, "iobench: regression: {}\n",  // the names come from the baseline file
-                 escape_text(baseline_diff_line(d)));
-  const std::vector<JUnitCase> compared = junit_cases(cmp);
-  junit.insert(junit.end(), compared.begin(), compared.end());
-  return !cmp.regressed();
+  return report_comparison(cmp, o.format == OutputFormat::kTable, junit);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "base/error.h"
 #include "base/interrupt.h"
 #include "base/program_path.h"
+#include "commands/baseline_report.h"
 #include "report/escape.h"
 #include "report/junit.h"
 #include "report/presentation.h"
@@ -40,6 +42,9 @@ void trace_command(const TraceCommandOptions& o, const CommandExec& command, Tra
 }  // namespace
 
 int run_trace(const TraceCommandOptions& o) {
+  // Read first: a bad or incomparable baseline is a usage error, found before anything runs.
+  const std::optional<Baseline> baseline =
+      load_program_baseline(o.baseline, BaselineKind::kTrace, {o.name}, true, o.tracer.trace_all);
   restore_default_signals();
   const CommandExec command(resolve_command("trace", o.command.front()), o.command);
   TraceRecord rep;
@@ -78,10 +83,11 @@ int run_trace(const TraceCommandOptions& o) {
     write_output(o.export_json, render_trace_json(rep), "--export-json: ");
   std::vector<ExpectationOutcome> verdicts;
   if (ran) verdicts = check_expectations(o.expectations, rep.trace);
-  const bool passed = report_expectations(verdicts, false);
+  bool passed = report_expectations(verdicts, false);
+  std::vector<JUnitCase> junit = junit_cases(verdicts);
+  if (ran && !trace_baseline(o, baseline, rep, junit)) passed = false;
   if (!o.export_junit.empty())
-    write_output(o.export_junit, render_junit("iobench trace", junit_cases(verdicts)),
-                 "--export-junit: ");
+    write_output(o.export_junit, render_junit("iobench trace", junit), "--export-junit: ");
   if (!rep.error.empty())
     fmt::print(stderr, "iobench: error: trace: {}\n", escape_text(rep.error));  // names the command
   if (!ran) return kExitCannotRun;  // found, but exec refused it (README "Exit status")

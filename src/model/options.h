@@ -60,6 +60,14 @@ struct BenchOptions {
   bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
 };
 
+/// --save-baseline, --baseline and the tolerances of `trace` and `compare` (a run keeps its
+/// own in BenchOptions): the rows are programs, named as check/program_baseline.h says.
+struct ProgramBaselineOptions {
+  std::string save, compare_with;                // --save-baseline, --baseline
+  std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
+  double time_tolerance = 0.25;                  // compare: a median may be this much slower
+};
+
 /// `iobench trace -- CMD`: one run of one command, counted; no timed runs.
 struct TraceCommandOptions {
   std::vector<std::string> command;
@@ -70,7 +78,9 @@ struct TraceCommandOptions {
   std::vector<Expectation> expectations;
   std::string output;        // -o: the report goes here instead of stderr (table) or stdout
   std::string export_json;   // also the iobench-trace/1 document here
-  std::string export_junit;  // every --expect as a JUnit test case
+  std::string export_junit;  // every --expect and baseline comparison as a JUnit test case
+  std::string name;          // the program's name in a baseline: --name, else argv[0]'s last part
+  ProgramBaselineOptions baseline;
 };
 
 /// One program of `iobench compare`.
@@ -79,6 +89,7 @@ struct CompareCommand {
   std::string command;            // as written
   std::vector<std::string> argv;  // split into words (or sh -c COMMAND with --shell)
   std::string program;            // argv[0] resolved through PATH
+  std::string baseline_name;      // its row in a baseline: -n NAME, else its program's name
 };
 
 struct CompareOptions {
@@ -92,6 +103,8 @@ struct CompareOptions {
   std::size_t columns = 0;  // as BenchOptions::columns
   std::string plot;
   std::string export_json, export_csv, export_markdown;  // rewritten after every command
+  std::string export_junit;  // every baseline comparison as a JUnit test case
+  ProgramBaselineOptions baseline;
 };
 
 /// `iobench sweep`: one full bench run per value of one knob (or --lines).
