@@ -72,7 +72,9 @@ TraceCommandOptions TraceFlags::options(std::vector<std::string> command) const 
   TraceCommandOptions o = o_;
   o.command = std::move(command);
   o.expectations = check_.expectations({}, tracer_.trace_all);
-  o.tracer = tracer_options(o.expectations).options(true, o.per_process, /*program=*/true);
+  o.tracer = tracer_options(o.expectations)
+                 .options(true, o.per_process, /*program=*/true,
+                          /*first_interrupt=*/true);
   // trace renders a table or its iobench-trace/1 JSON; CSV and Markdown are bench rows.
   const FormatInfo* format = find_format(format_);
   if (!format || !format->trace)

@@ -103,7 +103,8 @@ void TracerFlags::add(CLI::App& app) {
       ->excludes("--count-only");
 }
 
-TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) const {
+TracerOptions TracerFlags::options(bool traced, bool per_process, bool program,
+                                   bool first_interrupt) const {
   TracerOptions t;
   t.mode = count_only ? TraceMode::kCount : TraceMode::kTiming;
   t.trace_all = trace_all;
@@ -112,7 +113,8 @@ TracerOptions TracerFlags::options(bool traced, bool per_process, bool program) 
   const BackendNeeds needs{.times = !count_only,
                            .per_file = program,
                            .per_process = per_process,
-                           .every_syscall = trace_all};
+                           .every_syscall = trace_all,
+                           .first_interrupt = first_interrupt};
   t.backend =
       backend == "auto" ? auto_backend(needs, traced) : named_backend(backend, needs, traced);
   if (cross_check && traced) cross_checked(backend, t);

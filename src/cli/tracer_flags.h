@@ -21,7 +21,9 @@ struct TracerFlags {
   /// Validated options (throws Error, exit 2). `traced`: false with --no-trace.
   /// `per_process`: iobench trace --per-process. `program`: a program is counted (trace,
   /// compare), not a strategy: its write_calls need a backend with a per-file split.
-  TracerOptions options(bool traced = true, bool per_process = false, bool program = false) const;
+  /// `first_interrupt`: trace, whose first Ctrl-C is the command's.
+  TracerOptions options(bool traced = true, bool per_process = false, bool program = false,
+                        bool first_interrupt = false) const;
 };
 
 }  // namespace iobench

@@ -26,6 +26,9 @@ struct BackendTraits {
   bool pins = false;
   // --tracer auto may choose it (choose_backend); off: only when named.
   bool automatic = true;
+  // Passes the first Ctrl-C to the traced command and reports once it is gone, as strace
+  // does (`trace`: README "Ctrl-C"); without it an interrupt ends the run.
+  bool passes_first_interrupt = false;
   // auto says so on stderr when it cannot run here and another counts instead; off where
   // that is the usual case (no privileges), which the footer's backend name already tells.
   bool note_when_passed_over = true;

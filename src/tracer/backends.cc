@@ -44,7 +44,8 @@ const Backend& fallback_backend() noexcept { return kBackends.front(); }
 bool gives(const BackendTraits& traits, const BackendNeeds& needs) noexcept {
   return (traits.times || !needs.times) && (traits.per_file || !needs.per_file) &&
          (traits.per_process || !needs.per_process) &&
-         (traits.every_syscall || !needs.every_syscall);
+         (traits.every_syscall || !needs.every_syscall) &&
+         (traits.passes_first_interrupt || !needs.first_interrupt);
 }
 
 AutoChoice choose_backend(const BackendNeeds& needs) {

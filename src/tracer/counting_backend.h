@@ -60,6 +60,7 @@ struct BackendNeeds {
   bool per_file = false;  // a program's write_calls (a strategy's child writes only its file)
   bool per_process = false;
   bool every_syscall = false;
+  bool first_interrupt = false;  // `trace`: the first Ctrl-C is the command's (README "Ctrl-C")
 };
 bool gives(const BackendTraits& traits, const BackendNeeds& needs) noexcept;
 

@@ -35,6 +35,7 @@ inline constexpr BackendTraits kPtraceTraits{
     .every_syscall = true,
     .subtracts_tracer_cost = true,
     .pins = true,
+    .passes_first_interrupt = true,
 };
 
 struct TracerOptions {
