@@ -1,5 +1,6 @@
 // The kernel clock's bias and cost, measured on a null syscall in this very process:
 // traced and untraced stretches alternated, so a change of the host's speed moves both.
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 
 #include "base/capabilities.h"
 #include "base/monotonic_clock.h"
+#include "base/unique_fd.h"
 #include "tracer/bpf/clock_abi.h"
 #include "tracer/bpf_clock.h"
 #include "tracer/bpf_loader.h"
@@ -23,6 +25,15 @@ namespace {
 double time_getppid(int calls) {
   const std::int64_t start = thread_cpu_ns();
   for (int i = 0; i < calls; ++i) (void)::syscall(SYS_getppid);
+  return static_cast<double>(thread_cpu_ns() - start) / calls;
+}
+
+/// CPU ns per 1-byte write to `fd` (/dev/null): a write-family call, which the programs
+/// also name the file of and keep a histogram for, so it costs more than getppid.
+double time_write(int fd, int calls) {
+  const char byte = 0;
+  const std::int64_t start = thread_cpu_ns();
+  for (int i = 0; i < calls; ++i) (void)::syscall(SYS_write, fd, &byte, 1);
   return static_cast<double>(thread_cpu_ns() - start) / calls;
 }
 
@@ -45,6 +56,8 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
   const RaisedCapabilities raised;
   BpfLoader loader;
   loader.rodata().flags[kBiasCall] = CLOCK_TRACED;
+  loader.rodata().flags[SYS_write] = CLOCK_TRACED | CLOCK_MOVES_DATA | CLOCK_PER_FILE;
+  loader.rodata().fd_arg[SYS_write] = 0;
   loader.load();
   return measure_bias_with(loader, stretches, calls_per_stretch);
 }
@@ -52,15 +65,22 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
 BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch) {
   const int key = kBiasCall;
   loader.track(::getpid());
-  std::vector<double> kernel, untraced, bias, overhead;
+  std::vector<double> kernel, untraced, bias, overhead, write_overhead;
+  // The write family's cost, where the program times write per file as a run's writes are.
+  const UniqueFd null((loader.rodata().flags[SYS_write] & CLOCK_PER_FILE) != 0
+                          ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
+                          : -1);
   (void)time_getppid(calls_per_stretch);  // warm: the first stretch pays for cold caches
   for (int i = 0; i < stretches; ++i) {
     // Detached for the untraced stretch: while attached, every task takes the slow path.
     const double u = time_getppid(calls_per_stretch);
+    const double uw = null ? time_write(null.get(), calls_per_stretch) : 0;
     const clock_stat before = loader.stat(key);
     loader.attach();
     const double t = time_getppid(calls_per_stretch);
+    const double tw = null ? time_write(null.get(), calls_per_stretch) : 0;
     loader.detach();
+    if (null) write_overhead.push_back(tw - uw);
     const clock_stat after = loader.stat(key);
     const auto timed = static_cast<double>(after.timed - before.timed);
     if (timed <= 0) continue;
@@ -72,10 +92,13 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
   }
   loader.untrack(::getpid());
   const Spread b = spread_of(bias), o = spread_of(overhead);
+  const Spread w = null ? spread_of(write_overhead) : o;
   return {.bias_ns = b.median,
           .bias_spread_ns = b.half_iqr,
           .overhead_ns = o.median,
           .overhead_spread_ns = o.half_iqr,
+          .write_overhead_ns = w.median,
+          .write_overhead_spread_ns = w.half_iqr,
           .kernel_ns = spread_of(kernel).median,
           .untraced_ns = spread_of(untraced).median,
           .stretches = static_cast<int>(bias.size())};

@@ -122,6 +122,10 @@ struct BpfBias {
   double bias_spread_ns = 0;  // half the interquartile range over stretches
   double overhead_ns = 0;     // traced - untraced user-space time: what tracing costs a call
   double overhead_spread_ns = 0;
+  // The same for a write-family call (a 1-byte write to /dev/null), which the programs also
+  // name the file of: the cost a run's writes paid ("% of time", bpf_result.cc).
+  double write_overhead_ns = 0;
+  double write_overhead_spread_ns = 0;
   double kernel_ns = 0;    // the kernel interval of getppid (median)
   double untraced_ns = 0;  // getppid untraced (median)
   int stretches = 0;

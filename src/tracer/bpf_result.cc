@@ -174,10 +174,17 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   if (mode == TraceMode::kTiming && bias.stretches > 0) {
     // Every traced call paid the programs' cost; the few untraced calls of the tree pay
     // only a lookup, left in.
-    std::uint64_t calls = 0;
-    for (const BpfSyscallStats& s : run.syscalls) calls += s.calls;
-    r.tracing_cost_ns = std::llround(bias.overhead_ns * static_cast<double>(calls));
-    r.tracing_cost_ci95_ns = per_call_ci95_ns(calls, bias.overhead_spread_ns, bias.stretches);
+    double cost = 0, ci = 0;
+    for (const BpfSyscallStats& s : run.syscalls) {
+      const SyscallInfo* info = info_of(s.nr, s.compat);
+      const bool writes = info != nullptr && info->write_family;
+      cost += (writes ? bias.write_overhead_ns : bias.overhead_ns) * static_cast<double>(s.calls);
+      ci += static_cast<double>(per_call_ci95_ns(
+          s.calls, writes ? bias.write_overhead_spread_ns : bias.overhead_spread_ns,
+          bias.stretches));  // one figure for all of them: the errors add up
+    }
+    r.tracing_cost_ns = std::llround(cost);
+    r.tracing_cost_ci95_ns = std::llround(ci);
   }
   if (mode == TraceMode::kTiming)
     r.bpf = BpfDetails{.bias_ns = std::llround(bias.bias_ns),
