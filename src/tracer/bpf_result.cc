@@ -20,19 +20,13 @@ using namespace tracing;
 
 namespace {
 
-/// The syscall table, built once: names of both ABIs as the ptrace backend prints them.
-const SyscallTable& table() {
-  static const SyscallTable t;
-  return t;
-}
-
 /// The call `nr` of the native ABI or, `compat`, of i386; null beyond the table.
 const SyscallInfo* info_of(int nr, bool compat) {
   const auto& abis = syscall_abis();
   const std::size_t abi = compat ? 1 : 0;
   if (abi >= abis.size()) return nullptr;
-  const long key = table().key(abis[abi].arch, nr);
-  return key < 0 ? nullptr : &table().info(key);
+  const long key = bpf_syscall_table().key(abis[abi].arch, nr);
+  return key < 0 ? nullptr : &bpf_syscall_table().info(key);
 }
 
 std::string syscall_name(int nr, bool compat) {

@@ -17,15 +17,6 @@ using namespace tracing;
 
 namespace {
 
-// The clock's bias next to each run, as the bpf backend measures it: ~15 ms.
-constexpr int kBiasStretches = 4;
-constexpr int kBiasCallsPerStretch = 5000;
-
-const SyscallTable& table() {
-  static const SyscallTable t;
-  return t;
-}
-
 struct Total {
   std::uint64_t calls = 0;
   std::int64_t ns = 0, ci95_ns = 0;
@@ -62,7 +53,7 @@ BpfClockRun without_probes(BpfClockRun run) {
 class CrossCheckBackend final : public CountingBackend, private SessionWatch {
  public:
   explicit CrossCheckBackend(const TracerOptions& options)
-      : tracer_(options), clock_(write_family_config(table())) {
+      : tracer_(options), clock_(write_family_config(bpf_syscall_table())) {
     tracer_.watch_sessions(this);
   }
 
@@ -103,7 +94,7 @@ class CrossCheckBackend final : public CountingBackend, private SessionWatch {
     if (r.mode != TraceMode::kTiming) return {.unavailable_reason = "count mode: nothing timed"};
     if (!r.time_unavailable_reason.empty())
       return {.unavailable_reason = "ptrace times unknown: " + r.time_unavailable_reason};
-    return cross_check_of(r, kernel_, clock_.bias(kBiasStretches, kBiasCallsPerStretch));
+    return cross_check_of(r, kernel_, bias_beside_run(clock_));
   }
 
   Tracer tracer_;
