@@ -15,12 +15,14 @@
 #include "base/error.h"
 #include "cli/cli.h"
 #include "report/grid.h"
+#include "report/noise_note.h"
 #include "report/plot.h"
 #include "report/progress.h"
 #include "report/reporter.h"
 #include "report/sweep_report.h"
 #include "report/table_parts.h"
 #include "run/command_workload.h"
+#include "run/noise.h"
 #include "run_process.h"
 #include "strategies/registry.h"
 #include "strategies/support/line_format.h"
@@ -128,6 +130,7 @@ StrategyResult row(const std::string& name, std::uint64_t calls, std::vector<std
   r.bytes = 1088890;
   r.verified = true;
   r.time_ns = summarize(times);
+  r.noisy = noisy(r.time_ns);  // as the runner judges it
   r.cpu_ns = summarize(times);
   r.minor_faults = 50;
   r.write_calls = calls;
@@ -167,15 +170,92 @@ RunRecord every_strategy() {
 
 // ---- the summary's arithmetic ----
 
-TEST(Summary, RatioOfMediansWithHyperfinesErrorPropagation) {
+TEST(Summary, RatioOfMediansWithAnIntervalOnTheLogOfTheRatio) {
   StrategyResult fast = row("buffered", 17, {9, 10, 11});
   StrategyResult slow = row("unbuffered", 100000, {270, 280, 290});
   Speedup s = speedup(fast, slow);
   EXPECT_DOUBLE_EQ(s.ratio, 28.0);
-  // ratio · √((σa/a)² + (σb/b)²), σ the sample standard deviation: 1/10 and 10/280.
-  EXPECT_NEAR(s.sigma, 28.0 * std::sqrt(0.1 * 0.1 + (10.0 / 280) * (10.0 / 280)), 1e-12);
-  // One run each: no spread to propagate.
-  EXPECT_EQ(speedup(row("a", 1, {10}), row("b", 1, {280})).sigma, 0);
+  // Each median's relative standard error, 1.2533 · (1.4826 · MAD / median) / √n, added in
+  // quadrature on the log scale: MAD 1 of 10 and 10 of 280, three runs each.
+  auto se = [](double mad, double median) { return 1.2533 * 1.4826 * mad / median / std::sqrt(3.0); };
+  const double sigma = std::hypot(se(1, 10), se(10, 280));
+  EXPECT_NEAR(s.log_sigma, sigma, 1e-12);
+  EXPECT_NEAR(s.low, 28.0 * std::exp(-sigma), 1e-9);
+  EXPECT_NEAR(s.high, 28.0 * std::exp(sigma), 1e-9);
+  EXPECT_NEAR(s.low * s.high, 28.0 * 28.0, 1e-9);  // a factor each way
+  EXPECT_NE(render_summary({&slow, false, {s}}, false).find("buffered ran 28.00 (24.99–31.38) times faster than unbuffered\n"),
+            std::string::npos) << render_summary({&slow, false, {s}}, false);
+  // One run each: no spread, no interval.
+  const Speedup single = speedup(row("a", 1, {10}), row("b", 1, {280}));
+  EXPECT_EQ(single.log_sigma, 0);
+  EXPECT_EQ(single.low, single.high);
+}
+
+TEST(Summary, AWildlyNoisyRowNeverGivesAnIntervalBelowZero) {
+  // hyperfine's ratio ± σ read "34.78 ± 41.37" for rows like these.
+  const Speedup s = speedup(row("writev", 98, {1, 2, 40, 3, 90, 2, 1}),
+                            row("unbuffered", 100000, {60, 70, 500, 65, 62, 900, 64}));
+  EXPECT_GT(s.low, 0);
+  EXPECT_LT(s.low, s.ratio);
+  EXPECT_GT(s.high, s.ratio);
+}
+
+// ---- the noise line after the table ----
+
+TEST(NoiseNote, AQuietRunSaysNothing) { EXPECT_EQ(noise_note(every_strategy()), ""); }
+
+TEST(NoiseNote, NoisyNeighboursCloserThanTheirNoiseAreNamedWithTheTablesSpread) {
+  RunRecord rep = every_strategy();
+  // stdio (4.1 ms) and writev (4.8 ms): noisy enough that their order may be chance.
+  rep.results[2] = row("stdio", 266, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000});
+  rep.results[4] = row("writev", 98, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000});
+  ASSERT_TRUE(rep.results[2].noisy);
+  EXPECT_EQ(noise_note(rep),
+            "timings too noisy to rank stdio (±40%) against writev (±22%): the machine may be "
+            "busy; more --runs or a quieter machine would tell\n");
+}
+
+TEST(NoiseNote, ANoisyRowFarFromEveryOtherChangesNoConclusion) {
+  RunRecord rep = every_strategy();
+  // unbuffered-pieces varies by ±18% but is three times slower than its neighbour.
+  rep.results[1] = row("unbuffered-pieces", 300000, {120'000'000, 171'000'000, 220'000'000, 150'000'000, 190'000'000});
+  ASSERT_TRUE(rep.results[1].noisy);
+  EXPECT_EQ(noise_note(rep), "");
+}
+
+TEST(NoiseNote, AQuietNearTieIsARealTieNotNoise) {
+  RunRecord rep = every_strategy();
+  rep.results[4] = row("writev", 98, {4'000'000, 4'100'000, 4'200'000});  // stdio's times
+  EXPECT_EQ(noise_note(rep), "");
+}
+
+TEST(NoiseNote, TwoDirectoriesEachNameTheirOwn) {
+  RunRecord rep;
+  for (const char* dir : {"/a", "/b"}) {
+    for (StrategyResult r : {row("stdio", 266, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000}),
+                             row("writev", 98, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000})}) {
+      r.dir = dir;
+      rep.results.push_back(r);
+    }
+  }
+  const std::string note = noise_note(rep);
+  EXPECT_NE(note.find("stdio (±40%) against writev (±22%) in /a; stdio (±40%) against writev (±22%) in /b:"),
+            std::string::npos) << note;
+  EXPECT_EQ(std::count(note.begin(), note.end(), '\n'), 1) << "one line";
+}
+
+TEST(NoiseNote, ASweepNamesTheValues) {
+  SweepReport rep;
+  rep.strategy = "buffered";
+  rep.flag = "--buffer-size";
+  rep.parameter = "buffer_size";
+  rep.sizes = true;
+  rep.points = {{1024, row("buffered", 1000, {9'000'000, 10'000'000, 11'000'000})},
+                {4096, row("buffered", 250, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000})},
+                {8192, row("buffered", 125, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000})}};
+  const std::string note = sweep_noise_note(rep, false);
+  EXPECT_NE(note.find("rank buffered --buffer-size 4 KiB (±40%) against 8 KiB (±22%):"), std::string::npos) << note;
+  EXPECT_EQ(note.find("1 KiB"), std::string::npos) << note;
 }
 
 TEST(Summary, EachStrategyAgainstUnbufferedFastestFirstWithoutFormatOnly) {
@@ -189,7 +269,7 @@ TEST(Summary, EachStrategyAgainstUnbufferedFastestFirstWithoutFormatOnly) {
   EXPECT_EQ(c.lines.back().faster->strategy, "unbuffered");  // it beats unbuffered-pieces
   EXPECT_EQ(c.lines.back().slower->strategy, "unbuffered-pieces");
   std::string text = render_summary(c, false);
-  EXPECT_NE(text.find("  buffered ran 28.50 ± "), std::string::npos) << text;
+  EXPECT_NE(text.find("  buffered ran 28.50 ("), std::string::npos) << text;
   EXPECT_NE(text.find(" times faster than unbuffered\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("format-only ran"), std::string::npos) << text;
 }

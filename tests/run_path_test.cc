@@ -108,16 +108,19 @@ TEST(CompareOnTheRunnersPath, AnyRunFailingIsAFailedRowSayingWhy) {
   EXPECT_EQ(row(doc, "fine")["write_calls"], 1) << "its echo into the counter file";
 }
 
-TEST(CompareOnTheRunnersPath, ACommandWithAnOutlierRunIsCalledNoisy) {
+TEST(CompareOnTheRunnersPath, ACommandWhoseRunsSpreadIsNoisyButRanksNothingWrong) {
   ScratchDir dir;
-  // One of five timed runs sleeps a second longer than the others take at all.
-  const ProcessOutput r =
-      iobench({"compare", "--shell", "-n", "bumpy",
-               counting(dir.path() + "/n", "if [ $n -eq 3 ]; then sleep 1; fi"), "--runs", "5",
-               "--warmup", "1", "--no-trace", "--format", "json"});
+  // Runs 2..6 (after one warm-up) sleep 0.2 .. 0.6 s: a spread of ±37%. (That one wild run
+  // makes no row noisy is pinned on made-up samples: a few-ms command's own noise here is
+  // the machine's.)
+  const ProcessOutput r = iobench(
+      {"compare", "--shell", "-n", "graded", counting(dir.path() + "/g", "sleep 0.$n"), "-n",
+       "bumpy", counting(dir.path() + "/b", "if [ $n -eq 3 ]; then sleep 1; fi"), "--runs",
+       "5", "--warmup", "1", "--no-trace", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(row(json::parse(r.out), "bumpy")["noisy"], true);
-  EXPECT_NE(r.err.find("iobench: warning: timings of bumpy vary"), std::string::npos) << r.err;
+  EXPECT_EQ(row(json::parse(r.out), "graded")["noisy"], true);
+  // bumpy (a few ms) is far faster than graded (0.4 s): no conclusion is at stake.
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
 // The record says how many runs --runs auto plans even when no row got one: the heading

@@ -14,6 +14,9 @@ namespace iobench {
 /// Summary of a set of samples (nanoseconds or any other unit).
 struct Stats {
   double median = 0, mean = 0, stddev = 0, min = 0, max = 0;
+  /// A robust σ of the samples: 1.4826 × their median absolute deviation (σ for normal
+  /// noise). One wild run, which inflates stddev, barely moves it; 0 below 2 samples.
+  double spread = 0;
   std::vector<std::int64_t> samples;
 };
 Stats summarize(std::vector<std::int64_t> samples);

@@ -23,6 +23,11 @@ Stats summarize(std::vector<std::int64_t> samples) {
     for (auto v : samples)
       sq += (static_cast<double>(v) - s.mean) * (static_cast<double>(v) - s.mean);
     s.stddev = std::sqrt(sq / static_cast<double>(n - 1));  // sample stddev, as hyperfine reports
+    std::vector<double> dev;
+    for (auto v : samples) dev.push_back(std::fabs(static_cast<double>(v) - s.median));
+    std::sort(dev.begin(), dev.end());
+    const double mad = n % 2 ? dev[n / 2] : (dev[n / 2 - 1] + dev[n / 2]) / 2;
+    s.spread = 1.4826 * mad;
   }
   return s;
 }

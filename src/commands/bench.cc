@@ -15,6 +15,7 @@
 #include "report/dirs.h"
 #include "report/junit.h"
 #include "report/live_table.h"
+#include "report/noise_note.h"
 #include "report/presentation.h"
 #include "report/progress.h"
 #include "report/reporter.h"
@@ -72,6 +73,7 @@ int run_bench(const BenchOptions& o) {
     write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();
   write_stdout(render_by_dir(o.format, rep, pres));
+  print_noise_note(noise_note(rep));
   write_comparison_plot(o.plot, rep, pres);
 
   int status = kExitOk;

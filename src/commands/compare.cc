@@ -13,6 +13,7 @@
 #include "commands/baseline_report.h"
 #include "commands/report_setup.h"
 #include "report/junit.h"
+#include "report/noise_note.h"
 #include "report/output_file.h"
 #include "report/presentation.h"
 #include "report/progress.h"
@@ -53,6 +54,7 @@ int run_compare(const CompareOptions& o) {
   write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kFinal);
 
   write_stdout(render(o.format, rep, pres));
+  print_noise_note(noise_note(rep));
   write_comparison_plot(o.plot, rep, pres);
   std::vector<JUnitCase> junit;
   const bool passed = compare_baseline(o, baseline, rep, junit);

@@ -10,6 +10,7 @@
 #include "commands/report_setup.h"
 #include "report/dirs.h"
 #include "report/gnuplot.h"
+#include "report/noise_note.h"
 #include "report/plot.h"
 #include "report/presentation.h"
 #include "report/progress.h"
@@ -78,6 +79,7 @@ int run_sweep(const SweepOptions& s) {
     }
   }
   write_stdout(out);
+  for (const SweepReport& rep : reps) print_noise_note(sweep_noise_note(rep, reps.size() > 1));
   if (!first.plot.empty()) write_plot(first.plot, sweep_plot_script(reps.front()));
   for (const SweepReport& rep : reps)
     for (const auto& p : rep.points)

@@ -108,7 +108,7 @@ json cross_check_json(const CrossCheck& c) {
 }
 
 json stats_json(const Stats& s) {
-  return {{"median", s.median}, {"mean", s.mean}, {"stddev", s.stddev},
+  return {{"median", s.median}, {"mean", s.mean}, {"stddev", s.stddev}, {"spread", s.spread},
           {"min", s.min},       {"max", s.max},   {"samples", s.samples}};
 }
 

@@ -61,11 +61,11 @@ const char* status_sgr(const StrategyResult& r) {
   return r.status == ResultStatus::kUnsupported ? style::kYellow : style::kRed;
 }
 
-/// The spread of the timed runs as a share of their mean: "±2%" fits where "min … max" took
-/// 22 columns, and says the same thing to an audience.
+/// The robust spread of the timed runs as a share of their median (Stats::spread): "±2%"
+/// fits where "min … max" took 22 columns, and one wild run does not make a quiet row look noisy.
 std::string spread(const Stats& s) {
-  if (s.samples.size() < 2 || s.mean <= 0) return kNone;
-  return fmt::format("±{:.0f}%", 100 * s.stddev / s.mean);
+  if (s.samples.size() < 2 || s.median <= 0) return kNone;
+  return fmt::format("±{:.0f}%", 100 * s.spread / s.median);
 }
 
 std::optional<double> bytes_per_call(const StrategyResult& r) {

@@ -17,9 +17,16 @@ namespace {
 bool ok(const StrategyResult& r) { return r.status == ResultStatus::kOk && r.time_ns.median > 0; }
 bool measured(const StrategyResult& r) { return r.status == ResultStatus::kOk; }
 
-double relative_sigma(const Stats& s) {
-  return s.samples.size() > 1 && s.mean > 0 ? s.stddev / s.mean : 0;
+}  // namespace
+
+double median_log_error(const Stats& s) {
+  const std::size_t n = s.samples.size();
+  if (n < 2 || s.median <= 0) return 0;
+  // The standard error of a median is 1.2533 σ/√n for normal noise; σ is the robust spread.
+  return 1.2533 * (s.spread / s.median) / std::sqrt(static_cast<double>(n));
 }
+
+namespace {
 
 }  // namespace
 
@@ -53,11 +60,16 @@ std::vector<const StrategyResult*> sorted_rows(const RunRecord& rep, SortOrder s
 }
 
 Speedup speedup(const StrategyResult& faster, const StrategyResult& slower) {
-  Speedup s{.faster = &faster, .slower = &slower, .ratio = 0, .sigma = 0};
+  Speedup s{.faster = &faster, .slower = &slower};
   if (faster.time_ns.median <= 0) return s;
   s.ratio = slower.time_ns.median / faster.time_ns.median;
-  if (faster.time_ns.samples.size() > 1 && slower.time_ns.samples.size() > 1)
-    s.sigma = s.ratio * std::hypot(relative_sigma(faster.time_ns), relative_sigma(slower.time_ns));
+  s.low = s.high = s.ratio;
+  if (faster.time_ns.samples.size() > 1 && slower.time_ns.samples.size() > 1) {
+    // On the log of the ratio: the interval is a factor each way, so it never reaches 0.
+    s.log_sigma = std::hypot(median_log_error(faster.time_ns), median_log_error(slower.time_ns));
+    s.low = s.ratio * std::exp(-s.log_sigma);
+    s.high = s.ratio * std::exp(s.log_sigma);
+  }
   return s;
 }
 
@@ -101,7 +113,7 @@ std::string render_summary(const Comparison& cmp, bool color) {
                : "\n";
   for (const Speedup& s : cmp.lines) {
     std::string ratio = fmt::format("{:.2f}", s.ratio);
-    if (s.sigma > 0) ratio += fmt::format(" ± {:.2f}", s.sigma);
+    if (s.log_sigma > 0) ratio += fmt::format(" ({:.2f}–{:.2f})", s.low, s.high);
     out += fmt::format("  {} ran {} times faster than {}\n",
                        paint(escape_text(s.faster->strategy), style::kBold, color),
                        paint(ratio, style::kGreen, color), escape_text(s.slower->strategy));

@@ -1,5 +1,5 @@
 // Parts every results table shares (strategies, commands, sweeps): the heading, the summary
-// in hyperfine's words ("buffered ran 28.40 ± 1.20 times faster than unbuffered") and the
+// in hyperfine's words ("buffered ran 28.40 (27.30–29.55) times faster than unbuffered") and the
 // footer that says where every number came from.
 #pragma once
 
@@ -16,15 +16,20 @@ namespace iobench {
 /// The rows in the order --sort asks for; rows that did not measure go last in every order.
 std::vector<const StrategyResult*> sorted_rows(const RunRecord& rep, SortOrder sort);
 
+/// The relative standard error of a row's median, σ_ln: 1.2533 × (spread / median) / √n,
+/// with the robust spread the table's ± column shows; 0 below 2 samples.
+double median_log_error(const Stats& s);
+
 /// How many times faster `faster` ran than `slower`: the ratio of the medians the table
-/// shows, with hyperfine's error propagation for a ratio, ratio·√((σa/a)² + (σb/b)²), taking
-/// each side's relative σ from its mean and standard deviation. sigma is 0 when either side
-/// had a single run (no spread to propagate).
+/// shows, and its 1σ interval computed on the log of the ratio,
+/// ratio·e^(±√(σa² + σb²)) with each side's median_log_error, so it is a factor each way
+/// and never reaches below zero. low == high == ratio when either side had a single run.
 struct Speedup {
   const StrategyResult* faster = nullptr;
   const StrategyResult* slower = nullptr;
   double ratio = 0;
-  double sigma = 0;
+  double log_sigma = 0;
+  double low = 0, high = 0;
 };
 Speedup speedup(const StrategyResult& faster, const StrategyResult& slower);
 

@@ -186,11 +186,9 @@ struct Runner::Row {
     r.run_order.push_back(order);
   }
 
-  void summarize_timed(const NoticeSink& notice) {
+  void summarize_timed() {
     samples.summarize_into(r);
-    const Noise noise = assess_noise(times);
-    r.noisy = noise.noisy();
-    if (r.noisy && notice) notice({RunNotice::Kind::kWarning, noise_warning(r.strategy, noise)});
+    r.noisy = noisy(r.time_ns);  // said after the table, where the other rows are known
   }
 };
 
@@ -236,7 +234,7 @@ void Runner::run_timed(std::vector<Row>& rows) {
     }
   }
   for (Row& row : rows)
-    if (!row.done) row.summarize_timed(impl_->notices);
+    if (!row.done) row.summarize_timed();
 }
 
 /// The warnings a counted run may give, each once per runner.
