@@ -390,9 +390,9 @@ TEST(Plot, TheExtensionChoosesTheFormat) {
       {"x.png", "\x89PNG\r\n\x1a\n"}, {"x.pdf", "%PDF"}, {"x.svg", "<?xml"}, {"X.PNG", "\x89PNG"}};
   for (const auto& [name, magic] : formats) {
     const std::string path = out.path() + "/" + name;
-    ProcessOutput r = iobench({"--lines", "1000", "--strategy", "buffered,stdio", "--runs", "1",
-                               "--warmup", "0", "--count-only", "--dir", dir.path(), "--plot",
-                               path});
+    ProcessOutput r =
+        iobench({"--lines", "1000", "--strategy", "buffered,stdio", "--runs", "1", "--warmup", "0",
+                 "--count-only", "--dir", dir.path(), "--plot", path});
     ASSERT_EQ(r.status, 0) << name << ": " << r.err;
     const std::string bytes = slurp(path);
     EXPECT_EQ(bytes.substr(0, magic.size()), magic) << name;
@@ -405,17 +405,16 @@ TEST(Plot, AnUnknownOrMissingExtensionIsAUsageErrorBeforeAnythingRuns) {
   ScratchDir dir, out;
   for (const std::string name : {"x.bmp", "chart", "x.svg.gz"}) {
     const std::string path = out.path() + "/" + name;
-    const std::string error =
-        "iobench: error: --plot: " + path +
-        ": not .svg, .png or .pdf (the extension chooses the format)\n";
-    ProcessOutput r = iobench({"--lines", "1000", "--strategy", "buffered", "--runs", "1",
-                               "--keep", "--dir", dir.path(), "--plot", path});
+    const std::string error = "iobench: error: --plot: " + path +
+                              ": not .svg, .png or .pdf (the extension chooses the format)\n";
+    ProcessOutput r = iobench({"--lines", "1000", "--strategy", "buffered", "--runs", "1", "--keep",
+                               "--dir", dir.path(), "--plot", path});
     EXPECT_EQ(r.status, 2) << name;
     EXPECT_EQ(r.out, "") << name;
     EXPECT_EQ(r.err, error);
-    ProcessOutput sweep = iobench({"sweep", "--strategy", "buffered", "--buffer-size", "1K,4K",
-                                   "--lines", "100", "--runs", "1", "--keep", "--dir", dir.path(),
-                                   "--plot", path});
+    ProcessOutput sweep =
+        iobench({"sweep", "--strategy", "buffered", "--buffer-size", "1K,4K", "--lines", "100",
+                 "--runs", "1", "--keep", "--dir", dir.path(), "--plot", path});
     EXPECT_EQ(sweep.status, 2) << name;
     EXPECT_EQ(sweep.err, error);
     EXPECT_EQ(dir.entries(), 0) << "a strategy ran: " << name;
@@ -428,8 +427,8 @@ TEST(Plot, AnUnknownOrMissingExtensionIsAUsageErrorBeforeAnythingRuns) {
 TEST(Plot, LatencyAxisStartsAtTheFirstPercentileNotAtOverCorrectedCalls) {
   RunRecord rep = every_strategy();
   rep.results.resize(2);
-  rep.results[0].latency = LatencySummary{450, 600, 1'100, 20'000, 95'000,
-                                          {{1, 0.004}, {2, 0.008}, {400, 0.2}, {95'000, 1.0}}};
+  rep.results[0].latency = LatencySummary{
+      450, 600, 1'100, 20'000, 95'000, {{1, 0.004}, {2, 0.008}, {400, 0.2}, {95'000, 1.0}}};
   rep.results[1].latency =
       LatencySummary{900, 1'000, 2'000, 3'000, 9'000, {{800, 0.5}, {9'000, 1.0}}};
   const std::string s = latency_plot_script(rep, {});

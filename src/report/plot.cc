@@ -24,7 +24,9 @@ struct PlotTerminal {
 };
 constexpr PlotTerminal kPlotTerminals[] = {
     {".svg", "svg size 1600,900 fixed enhanced font 'Sans,22' background '#ffffff'"},
-    {".png", "pngcairo size 1600,900 enhanced font 'Sans,22' fontscale 0.75 pointscale 2.5 background '#ffffff'"},
+    {".png",
+     "pngcairo size 1600,900 enhanced font 'Sans,22' fontscale 0.75 pointscale 2.5 background "
+     "'#ffffff'"},
     {".pdf", "pdfcairo size 16in,9in enhanced font 'Sans,22' fontscale 0.54 background '#ffffff'"},
 };
 constexpr const char* kScriptStart = "set encoding utf8\n";
@@ -117,7 +119,8 @@ std::string runs_text(const RunRecord& rep) { return "median of " + run_count_te
 
 std::string lines_text(const RunRecord& rep) {
   return fmt::format("{} lines ({}) on {}", format_count(rep.lines),
-                     format_bytes(static_cast<double>(rep.bytes)), filesystems_text(rep.filesystem));
+                     format_bytes(static_cast<double>(rep.bytes)),
+                     filesystems_text(rep.filesystem));
 }
 
 /// One horizontal-bar panel. Bars run from `base` to the value (boxxyerror), one plot element
@@ -428,8 +431,9 @@ std::string sweep_plot_script(const SweepReport& rep) {
   std::string s = kScriptStart;
   const std::string what =
       rep.parameter == "lines" ? fmt::format("on {}", filesystems_text(b.filesystem))
-      : c.per_kib ? fmt::format("{} lines on {}", format_count(b.lines), filesystems_text(b.filesystem))
-                  : lines_text(b);
+      : c.per_kib
+          ? fmt::format("{} lines on {}", format_count(b.lines), filesystems_text(b.filesystem))
+          : lines_text(b);
   s += fmt::format("set multiplot layout 1,2 title {} noenhanced font 'Sans,26'\n",
                    quote(fmt::format("iobench sweep: {} {} · {} · {}\n{}", rep.strategy, rep.flag,
                                      what, runs_text(b), machine(b))));
