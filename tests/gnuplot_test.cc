@@ -63,7 +63,7 @@ TEST(Gnuplot, ANameIsTextNeverACommandAndTheSvgStaysUtf8) {
   rep.results[0].strategy = "`touch " + marker + "`\x1b\xff\"q\\";
   rep.results[1].strategy = "two\nlines";
   rep.commands = {{rep.results[0].strategy, "a"}, {rep.results[1].strategy, "b"}};
-  const std::string svg = run_gnuplot(comparison_plot_script(rep, {}));
+  const std::string svg = run_gnuplot(plot_terminal("x.svg") + comparison_plot_script(rep, {}));
   EXPECT_NE(::access(marker.c_str(), F_OK), 0) << "gnuplot ran the name as a command";
   EXPECT_TRUE(is_utf8(svg));
   EXPECT_EQ(svg.find('\x1b'), std::string::npos);

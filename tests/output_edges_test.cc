@@ -69,10 +69,11 @@ TEST(OutputEdges, AFileSharedWithStdoutStderrOrADescriptorIsRefused) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(slurp(f), "iobench: error: stderr and --export-markdown " + f +
                           " would write the same file; give each its own\n");
-  r = redirected("3>" + f,
-                 bench_in(work.path(), "buffered", {"--export-csv", "/dev/fd/3", "--plot", f}));
+  const std::string chart = f + ".svg";  // --plot's extension names its format
+  r = redirected("3>" + chart,
+                 bench_in(work.path(), "buffered", {"--export-csv", "/dev/fd/3", "--plot", chart}));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--export-csv /dev/fd/3 and --plot " + f + " would write the same"),
+  EXPECT_NE(r.err.find("--export-csv /dev/fd/3 and --plot " + chart + " would write the same"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(work.entries(), 0) << "it ran";

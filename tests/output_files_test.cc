@@ -40,7 +40,8 @@ TEST(OutputFiles, ASymlinkPlantedAtTheTemporaryNameIsNotFollowed) {
   std::vector<std::string> args = concat(kBench, {"--dir", work.path()});
   std::vector<std::string> paths;
   for (const char* flag : kBenchFiles) {
-    paths.push_back(out.path() + "/out" + flag);  // out--export-json, ...
+    // out--export-json, ...; --plot's extension names its format
+    paths.push_back(out.path() + "/out" + flag + (flag == std::string("--plot") ? ".svg" : ""));
     ASSERT_EQ(::symlink(victim.c_str(), (paths.back() + ".tmp").c_str()), 0);
     args = concat(args, {flag, paths.back()});
   }

@@ -167,7 +167,8 @@ void OutputFlags::add(CLI::App& app) {
   app.add_option("--columns", columns,
                  "Fit the table to N columns (default: the terminal's width; no limit when piped)")
       ->type_name(metavar::kCount);
-  app.add_option("--plot", plot, "Also draw the results as an SVG chart to FILE (needs gnuplot)")
+  app.add_option("--plot", plot,
+                 "Also draw the results as a chart to FILE: .svg, .png or .pdf (needs gnuplot)")
       ->type_name(metavar::kFile);
   app.add_option("--export-json", export_json, "Also write the iobench/1 JSON document to FILE")
       ->type_name(metavar::kFile);

@@ -162,9 +162,10 @@ std::string sweep_help() {
                   "million); run in ascending order.",
                   column, width);
   out += help_row("  --format table|json", "json: the iobench-sweep/1 document", column, width);
-  out += help_row("  --plot FILE",
-                  "Log-log chart (SVG) of write calls and time against the value (gnuplot)", column,
-                  width);
+  out += help_row(
+      "  --plot FILE",
+      "Log-log chart (.svg, .png or .pdf) of write calls and time against the value (gnuplot)",
+      column, width);
   out += help_row("  (any other)",
                   "Every other option of a run applies to every value (--lines, --runs, "
                   "--warmup, --dir, --timeout, --no-trace, --count-only, --color, --sort, ...).",

@@ -52,7 +52,8 @@ struct BenchOptions {
   std::string save_baseline, baseline;
   std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
   double time_tolerance = 0.25;                  // a median may be this much slower
-  // Presentation: the table's colour and order, and an SVG chart (gnuplot) of the results.
+  // Presentation: the table's colour and order, and a chart (gnuplot: SVG, PNG or PDF) of the
+  // results.
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
   std::size_t columns = 0;  // --columns: the table's width; 0 = the terminal's (none when piped)

@@ -16,6 +16,7 @@
 #include "base/process.h"
 #include "base/program_path.h"
 #include "base/unique_fd.h"
+#include "report/plot.h"
 #include "report/presentation.h"
 
 namespace iobench {
@@ -60,9 +61,10 @@ Gnuplot spawn_gnuplot(const std::string& program) {
   return {pid, std::move(in.write), std::move(out.read), std::move(err.read)};
 }
 
-/// What gnuplot wrote: the SVG on stdout, its messages on stderr.
+/// What gnuplot wrote: the image on stdout (SVG text, PNG or PDF bytes), its messages on
+/// stderr.
 struct GnuplotOutput {
-  std::string svg, messages;
+  std::string bytes, messages;
 };
 
 /// Feeds the script and drains both outputs together: a pipe holds 64 KiB, and gnuplot may
@@ -90,7 +92,7 @@ GnuplotOutput exchange(Gnuplot& g, const std::string& script) {
       char buf[65536];
       ssize_t n = ::read(fd.get(), buf, sizeof buf);
       if (n > 0)
-        (k == 1 ? got.svg : got.messages).append(buf, static_cast<std::size_t>(n));
+        (k == 1 ? got.bytes : got.messages).append(buf, static_cast<std::size_t>(n));
       else if (n == 0 || errno != EINTR)
         fd.reset();
     }
@@ -119,6 +121,7 @@ void check_plot_option(const std::string& path) {
   require_gnuplot();
   if (path.empty()) throw Error("--plot: needs a file name (e.g. --plot chart.svg)");
   check_output_file("--plot", path);
+  (void)plot_terminal(path);  // the extension names a format gnuplot draws
 }
 
 std::string run_gnuplot(const std::string& script) {
@@ -134,17 +137,17 @@ std::string run_gnuplot(const std::string& script) {
   while (::waitpid(g.pid, &status, 0) < 0 && errno == EINTR) {
   }
   throw_if_interrupted();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got.svg.empty()) {
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got.bytes.empty()) {
     const std::string why = last_line(got.messages);
     throw Error("gnuplot failed" + (why.empty() ? std::string() : ": " + why), kExitRunFailed);
   }
-  return got.svg;
+  return got.bytes;
 }
 
 void write_plot(const std::string& path, const std::string& script) {
-  std::string svg;
+  std::string image;
   try {
-    svg = run_gnuplot(script);
+    image = run_gnuplot(plot_terminal(path) + script);
   } catch (const Error& e) {
     // The chart is an output like the others: its failure must not cost the verdicts, the
     // baseline comparison or the JUnit file still to come. An interrupt still ends the run.
@@ -152,7 +155,7 @@ void write_plot(const std::string& path, const std::string& script) {
     note_output_failure(std::string("--plot: ") + e.what());
     return;
   }
-  write_output(path, svg, "--plot: ");
+  write_output(path, image, "--plot: ");
 }
 
 }  // namespace iobench

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <vector>
 
+#include "base/error.h"
 #include "report/dirs.h"
 #include "report/escape.h"
 #include "report/table_parts.h"
@@ -12,10 +15,21 @@
 namespace iobench {
 namespace {
 
-// A projector is read from the back of the room: 1600×900 (16:9), 22-point text.
-constexpr const char* kTerminal =
-    "set terminal svg size 1600,900 fixed enhanced font 'Sans,22' background '#ffffff'\n"
-    "set encoding utf8\n";
+/// What --plot FILE's extension draws with. A projector is read from the back of the room:
+/// every format is 16:9 with text of 22/1600 of the width, as the SVG draws it (cairo sizes
+/// a point at 96 dpi: the PNG's font scale is 0.75, the PDF's 0.75 × 1152/1600 for 16 inches).
+struct PlotTerminal {
+  const char* extension;  // lower case, with its dot
+  const char* terminal;
+};
+constexpr PlotTerminal kPlotTerminals[] = {
+    {".svg", "svg size 1600,900 fixed enhanced font 'Sans,22' background '#ffffff'"},
+    {".png",
+     "pngcairo size 1600,900 enhanced font 'Sans,22' fontscale 0.75 pointscale 2.5 background "
+     "'#ffffff'"},
+    {".pdf", "pdfcairo size 16in,9in enhanced font 'Sans,22' fontscale 0.54 background '#ffffff'"},
+};
+constexpr const char* kScriptStart = "set encoding utf8\n";
 // Colour-blind-safe categorical colours (Paul Tol's "bright" and "muted"), one per row,
 // kept by the row's place in the report so a strategy has one colour in every panel.
 constexpr const char* kColours[] = {"#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE",
@@ -63,6 +77,38 @@ double tic_step(double range) {
   return 10 * magnitude;
 }
 
+/// "a", "a and b", "a, b and c" (with `word` "and" or "or"): a list a title reads aloud.
+std::string readable_list(const std::vector<std::string>& items, const char* word) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == items.size() ? fmt::format(" {} ", word) : ", ") + items[i];
+  return out;
+}
+
+/// The record's filesystem types (--dir A,B joins them with commas), each once, as a list.
+std::string filesystems_text(const std::string& joined) {
+  std::vector<std::string> types;
+  for (std::size_t start = 0; start <= joined.size();) {
+    const std::size_t end = std::min(joined.find(',', start), joined.size());
+    const std::string type = joined.substr(start, end - start);
+    if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+    start = end + 1;
+  }
+  return readable_list(types, "and");
+}
+
+/// `text` as two lines of about equal length, broken at the space nearest its middle: a
+/// label under a third of the chart.
+std::string two_lines(std::string text) {
+  const std::size_t middle = text.size() / 2;
+  const std::size_t before = text.rfind(' ', middle), after = text.find(' ', middle);
+  std::size_t at = before;
+  if (at == std::string::npos || (after != std::string::npos && after - middle < middle - at))
+    at = after;
+  if (at != std::string::npos) text[at] = '\n';
+  return text;
+}
+
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : "NaN"; }
 
 std::string machine(const RunRecord& rep) {
@@ -73,7 +119,8 @@ std::string runs_text(const RunRecord& rep) { return "median of " + run_count_te
 
 std::string lines_text(const RunRecord& rep) {
   return fmt::format("{} lines ({}) on {}", format_count(rep.lines),
-                     format_bytes(static_cast<double>(rep.bytes)), rep.filesystem);
+                     format_bytes(static_cast<double>(rep.bytes)),
+                     filesystems_text(rep.filesystem));
 }
 
 /// One horizontal-bar panel. Bars run from `base` to the value (boxxyerror), one plot element
@@ -190,13 +237,27 @@ std::string chart_data(const std::vector<const StrategyResult*>& rows, const Tim
 
 }  // namespace
 
+std::string plot_terminal(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  const std::size_t dot = name.rfind('.');
+  std::string extension = dot == std::string::npos || dot == 0 ? "" : name.substr(dot);
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const PlotTerminal& t : kPlotTerminals)
+    if (extension == t.extension) return fmt::format("set terminal {}\n", t.terminal);
+  std::vector<std::string> known;
+  for (const PlotTerminal& t : kPlotTerminals) known.emplace_back(t.extension);
+  throw Error(fmt::format("--plot: {}: not {} (the extension chooses the format)",
+                          escape_text(path), readable_list(known, "or")));
+}
+
 std::string comparison_plot_script(const RunRecord& rep, const Presentation& pres) {
   const ChartRows c = chart_rows(rep, pres.sort);
   ChartMax max;
   for (auto* r : c.rows) max.time = std::max(max.time, r->time_ns.median);
   const TimeUnit unit = time_unit(max.time);
 
-  std::string s = kTerminal;
+  std::string s = kScriptStart;
   std::string title =
       !rep.commands.empty()
           ? fmt::format("iobench compare: {} commands · {}", c.rows.size(), runs_text(rep))
@@ -204,7 +265,7 @@ std::string comparison_plot_script(const RunRecord& rep, const Presentation& pre
   s += fmt::format("set multiplot title {} noenhanced font 'Sans,26'\n",
                    quote(title + "\n" + machine(rep)));
   s += "unset key\nset border 3\nset xtics nomirror\nset ytics nomirror scale 0\n"
-       "set grid xtics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen 0.13\n";
+       "set grid xtics lc rgb '#dddddd'\nset tmargin at screen 0.83\nset bmargin at screen 0.16\n";
   s += fmt::format("set yrange [{}:-0.6]\n", number(static_cast<double>(c.rows.size()) - 0.4));
   std::string tics;
   for (std::size_t i = 0; i < c.names.size(); ++i)
@@ -216,7 +277,7 @@ std::string comparison_plot_script(const RunRecord& rep, const Presentation& pre
       c.names, c.colours, 0.17, 0.40, true, tics);
   s += panel_script({"write calls", "calls (log scale)", 3, 6, true, max.calls, 0}, c.names,
                     c.colours, 0.45, 0.69, false, tics);
-  s += panel_script({"time in those calls", "% of traced run's time", 4, 7, false, max.share, 100},
+  s += panel_script({"% of time", two_lines(share_definition(rep)), 4, 7, false, max.share, 100},
                     c.names, c.colours, 0.74, 0.97, false, tics);
   s += "unset multiplot\n";
   return s;
@@ -226,14 +287,26 @@ std::string latency_plot_script(const RunRecord& rep, const Presentation& pres) 
   std::vector<const StrategyResult*> rows;
   for (const StrategyResult* r : sorted_rows(rep, pres.sort))
     if (r->status == ResultStatus::kOk && r->latency && !r->latency->cdf.empty()) rows.push_back(r);
-  std::string s = kTerminal;
+  std::string s = kScriptStart;
   s += fmt::format("set title {} noenhanced\n",
                    quote(fmt::format("iobench: write-call latency · {} · traced run, tracer "
                                      "cost subtracted\n{}",
                                      lines_text(rep), machine(rep))));
   s += "set xlabel 'time per call (ns, log scale)'\nset ylabel 'fraction of calls at or below'\n";
   s += "set logscale x 10\nset format x '%.0s%c'\nset yrange [0:1.02]\nset grid\n";
-  s += "set key right bottom noenhanced\n";
+  // Beside the plot, not in it: inside, the key sat on a curve.
+  s += "set key outside right top vertical noenhanced\n";
+  // The axis starts at the smallest curve's 1st percentile, not at the calls the tracer's
+  // cost correction took too much from (1-2 ns): those are not the calls' times.
+  double floor_ns = INFINITY;
+  for (const StrategyResult* r : rows)
+    for (const auto& [ns, q] : r->latency->cdf)
+      if (q >= 0.01) {
+        floor_ns = std::min(floor_ns, static_cast<double>(ns));
+        break;
+      }
+  if (std::isfinite(floor_ns))
+    s += fmt::format("set xrange [{}:*]\n", number(std::max(1.0, floor_ns / 1.25)));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     s += fmt::format("$cdf{} << EOD\n", i);
     // A log axis has no 0: a call corrected to 0 ns is drawn at 1 ns.
@@ -335,7 +408,11 @@ std::string sweep_panel(const SweepReport& rep, const SweepChart& c, const char*
                               quote(ylabel));
   // Counts read best as 10k, 1M; times are already in the axis' unit.
   p += log ? fmt::format("set logscale y 10\nset format y '{}'\n", column == 2 ? "%.0s%c" : "%g")
-           : "unset logscale y\nset format y '%g'\nset yrange [0:*]\n";
+           : "unset logscale y\nset format y '%g'\n";
+  // Room beyond the first and last value (a point on the axis' end was cut in half), and no
+  // more: extended to the next tic, a log axis gained a decade of nothing each side.
+  p += log ? "set autoscale yfix\nset offsets 0, 0, graph 0.08, graph 0.08\n"
+           : "set autoscale yfixmax\nset yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n";
   p += fmt::format("plot $points using 1:{} with lines lw 3 lc rgb '#4477AA' notitle", column);
   for (std::size_t i = 0; i < c.points.size(); ++i)
     p += fmt::format(
@@ -351,11 +428,12 @@ std::string sweep_plot_script(const SweepReport& rep) {
   const RunRecord& b = rep.base;
   const SweepChart c = sweep_chart(rep);
   const TimeUnit unit = time_unit(c.max_time);
-  std::string s = kTerminal;
-  const std::string what = rep.parameter == "lines" ? fmt::format("on {}", b.filesystem)
-                           : c.per_kib
-                               ? fmt::format("{} lines on {}", format_count(b.lines), b.filesystem)
-                               : lines_text(b);
+  std::string s = kScriptStart;
+  const std::string what =
+      rep.parameter == "lines" ? fmt::format("on {}", filesystems_text(b.filesystem))
+      : c.per_kib
+          ? fmt::format("{} lines on {}", format_count(b.lines), filesystems_text(b.filesystem))
+          : lines_text(b);
   s += fmt::format("set multiplot layout 1,2 title {} noenhanced font 'Sans,26'\n",
                    quote(fmt::format("iobench sweep: {} {} · {} · {}\n{}", rep.strategy, rep.flag,
                                      what, runs_text(b), machine(b))));
@@ -366,7 +444,6 @@ std::string sweep_plot_script(const SweepReport& rep) {
   s += sweep_data(rep, c, unit);
   s += sweep_panel(rep, c, "write calls", c.zero_calls ? "calls" : "calls (log scale)", 2,
                    !c.zero_calls);
-  s += "set autoscale y\n";
   s += sweep_panel(rep, c, c.per_kib ? "median time per KiB" : "median time",
                    fmt::format("time{} ({}, log scale)", c.per_kib ? " per KiB" : "", unit.name), 3,
                    c.max_time > 0);

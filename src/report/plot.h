@@ -1,6 +1,7 @@
-// Charts as gnuplot scripts: pure functions from results to a script whose output is an SVG
-// for a projector (large fonts, labelled axes with units, a title naming N and the machine).
-// Running gnuplot is the caller's job (report/gnuplot.h).
+// Charts as gnuplot scripts: pure functions from results to a script drawn for a projector
+// (large fonts, labelled axes with units, a title naming N and the machine). The script names
+// no terminal: --plot FILE's extension chooses it (plot_terminal). Running gnuplot is the
+// caller's job (report/gnuplot.h).
 //
 // Every bar or point is its own gnuplot plot element titled with its strategy, command or
 // value, so the SVG holds one <g id="gnuplot_plot_..."><title>NAME</title> per mark and
@@ -13,6 +14,11 @@
 #include "report/sweep_report.h"
 
 namespace iobench {
+
+/// The gnuplot `set terminal` command (a line) for --plot FILE, by FILE's extension: .svg,
+/// .png (pngcairo) or .pdf (pdfcairo), in any case. Throws Error (exit 2) for any other
+/// extension or none.
+std::string plot_terminal(const std::string& path);
 
 /// Three panels of horizontal bars, one bar per measured row: median time, write calls (log
 /// scale) and the share of the median time spent in those calls; the bars in --sort order.

@@ -158,6 +158,24 @@ std::optional<double> syscall_share(const StrategyResult& r) {
   return 100.0 * *r.syscall_share;
 }
 
+namespace {
+
+/// A share over the traced run's own time (set_syscall_share, run/runner.cc: one clock
+/// where the backend knows what tracing cost the run).
+bool share_over_traced_run(const RunRecord& rep) {
+  return std::any_of(rep.results.begin(), rep.results.end(), [](const StrategyResult& r) {
+    return r.syscall_share && r.trace && r.trace->tracing_cost_ns;
+  });
+}
+
+}  // namespace
+
+std::string share_definition(const RunRecord& rep) {
+  return share_over_traced_run(rep)
+             ? "syscall time over the traced run's own time less what tracing cost it"
+             : "syscall time over the untraced median time";
+}
+
 bool syscall_share_untrusted(const StrategyResult& r) {
   // Not when ptrace ran without its filter: that run's note says why instead.
   return syscall_time(r) && !r.syscall_share && r.trace &&
@@ -269,12 +287,9 @@ std::string render_provenance(const RunRecord& rep, const char* per) {
     else if (subtracts)
       more += fmt::format("{}tracer cost per call not calibrated", more.empty() ? "" : ", ");
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
-    if (std::any_of(rep.results.begin(), rep.results.end(), [](const StrategyResult& r) {
-          return r.syscall_share && r.trace && r.trace->tracing_cost_ns;
-        }))
-      out +=
-          "% of time: syscall time over the traced run's own time less what tracing cost it\n"
-          "  (its cost per call, measured beside the run): one run, one clock.\n";
+    if (share_over_traced_run(rep))
+      out += "% of time: " + share_definition(rep) +
+             "\n  (its cost per call, measured beside the run): one run, one clock.\n";
     if (commands)
       out +=
           "write calls: data writes (write, writev, pwrite*...) to any file but stdout, stderr,\n"

@@ -73,6 +73,10 @@ bool syscall_time_sampled(const StrategyResult& r);
 std::string format_syscall_time(const StrategyResult& r);
 /// StrategyResult::syscall_share in percent (0..100), when it was trusted.
 std::optional<double> syscall_share(const StrategyResult& r);
+/// What "% of time" (syscall_share) is, in the words of the table's note, the plot's label
+/// and README: syscall time over the untraced median time, or, where the backend measured
+/// what tracing cost the run (bpf), over the traced run's own time less that cost.
+std::string share_definition(const RunRecord& rep);
 /// A syscall time was shown but its share was not: the correction was off (kShareNote).
 bool syscall_share_untrusted(const StrategyResult& r);
 
