@@ -12,12 +12,6 @@ namespace iobench {
 LiveTable::LiveTable(OutputFormat format, Progress& progress)
     : enabled_(format == OutputFormat::kTable && is_terminal(STDOUT_FILENO)), progress_(progress) {}
 
-std::string LiveTable::erase() const {
-  // Up to the live table's first line, then clear to the end of the screen. This relies on
-  // no line having wrapped, which the width-fitted table guarantees.
-  return lines_ == 0 ? "" : fmt::format("\x1b[{}A\r\x1b[J", lines_);
-}
-
 void LiveTable::update(const RunRecord& rep, const Presentation& pres) {
   if (!enabled_) return;
   Presentation live = pres;
@@ -32,13 +26,13 @@ void LiveTable::update(const RunRecord& rep, const Presentation& pres) {
     enabled_ = false;
     return;
   }
-  progress_.print_above(erase() + table);
+  progress_.show_block(table);
   lines_ = lines;
 }
 
 void LiveTable::clear() {
   if (!enabled_ || lines_ == 0) return;
-  progress_.print_above(erase());
+  progress_.show_block("");
   lines_ = 0;
 }
 

@@ -1,6 +1,7 @@
 // On a terminal, the results table grows in place while the run goes on: each strategy's row
 // appears as soon as it is measured (hyperfine shows each result as it finishes), and the
-// final table, with its summary and notes, takes the live table's place at the end.
+// final table, with its summary and notes, takes the live table's place at the end. The
+// Progress draws it (show_block), so that notices go above it and it is redrawn below them.
 #pragma once
 
 #include <cstddef>
@@ -22,8 +23,6 @@ class LiveTable {
   void clear();
 
  private:
-  std::string erase() const;
-
   bool enabled_;
   Progress& progress_;
   std::size_t lines_ = 0;  // lines the last update drew

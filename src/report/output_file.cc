@@ -21,6 +21,7 @@
 #include "base/interrupt.h"
 #include "base/unique_fd.h"
 #include "report/escape.h"
+#include "report/progress.h"
 
 namespace iobench {
 namespace {
@@ -362,8 +363,9 @@ bool write_output(const std::string& path, const std::string& text, const std::s
 
 void note_output_failure(const std::string& message) {
   g_output_failed = true;
-  // The message names a path from outside: escaped, as main escapes every error line.
-  if (!message.empty()) std::fprintf(stderr, "iobench: error: %s\n", escape_text(message).c_str());
+  // The message names a path from outside: escaped, as main escapes every error line; an
+  // export failing mid-run goes above the live table (Progress::print_line).
+  if (!message.empty()) Progress::print_line("iobench: error: " + escape_text(message) + "\n");
 }
 
 int output_exit_status(int status) {

@@ -4,6 +4,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+
 #include "report/escape.h"
 #include "report/grid.h"
 #include "report/presentation.h"
@@ -38,11 +42,18 @@ void put(const std::string& s) {
   }
 }
 
+// The Progress of the run now live: the one writer of the terminal (print_line).
+std::atomic<Progress*> g_live{nullptr};
+
 }  // namespace
 
 Progress::Progress() : Progress(is_terminal(STDERR_FILENO)) {}
 
-Progress::Progress(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+Progress::Progress(bool enabled)
+    : enabled_(enabled),
+      start_(std::chrono::steady_clock::now()),
+      stderr_on_screen_(is_terminal(STDERR_FILENO)) {
+  g_live = this;
   if (!enabled_) return;
   // The ticker must never take a process-directed SIGINT/SIGTERM: the main thread's waits
   // rely on EINTR to stop the run. Block everything in the new thread, then restore ours.
@@ -53,7 +64,11 @@ Progress::Progress(bool enabled) : enabled_(enabled), start_(std::chrono::steady
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+  Progress* self = this;
+  g_live.compare_exchange_strong(self, nullptr);
+}
 
 void Progress::on_run(const RunEvent& e) {
   if (!enabled_) return;
@@ -70,10 +85,34 @@ RunObserver Progress::observer() {
 void Progress::on_notice(const RunNotice& n) {
   const char* prefix = n.kind == RunNotice::Kind::kKept ? "kept: " : "iobench: warning: ";
   std::lock_guard lock(mutex_);
-  const bool shown = enabled_ && shown_ && !stop_;
-  if (shown) put("\r\x1b[K");
-  put(prefix + escape_text(n.text) + "\n");
-  if (shown) draw_locked();
+  put_line_locked(prefix + escape_text(n.text) + "\n");
+}
+
+void Progress::print_line(const std::string& line) {
+  if (Progress* live = g_live.load()) {
+    std::lock_guard lock(live->mutex_);
+    live->put_line_locked(line);
+  } else {
+    std::fputs(line.c_str(), stderr);
+  }
+}
+
+std::string Progress::erase_locked(bool for_stderr) {
+  // A line on stderr lands among our lines only when stderr is this terminal too.
+  if (for_stderr && !stderr_on_screen_) return "";
+  if (enabled_ && shown_ && !stop_) put("\r\x1b[K");
+  // Up to the block's first line, then clear to the end of the screen. This relies on no
+  // line of it having wrapped, which the width-fitted table guarantees.
+  return block_lines_ == 0 ? "" : fmt::format("\x1b[{}A\r\x1b[J", block_lines_);
+}
+
+void Progress::put_line_locked(const std::string& line) {
+  const bool around = stderr_on_screen_ && (block_lines_ > 0 || (enabled_ && shown_ && !stop_));
+  if (around) write_stdout(erase_locked(true));
+  put(line);
+  if (!around) return;
+  write_stdout(block_);
+  if (enabled_ && shown_ && !stop_) draw_locked();
 }
 
 NoticeSink Progress::notices() {
@@ -94,8 +133,15 @@ void Progress::finish() {
 
 void Progress::print_above(const std::string& text) {
   std::lock_guard lock(mutex_);
-  if (enabled_ && shown_ && !stop_) put("\r\x1b[K");
-  write_stdout(text);
+  write_stdout(erase_locked(false) + text + block_);
+  if (enabled_ && shown_ && !stop_) draw_locked();
+}
+
+void Progress::show_block(const std::string& block) {
+  std::lock_guard lock(mutex_);
+  write_stdout(erase_locked(false) + block);
+  block_ = block;
+  block_lines_ = static_cast<std::size_t>(std::count(block.begin(), block.end(), '\n'));
   if (enabled_ && shown_ && !stop_) draw_locked();
 }
 
