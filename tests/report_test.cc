@@ -340,3 +340,17 @@ TEST(Notices, EachIsOneEscapedLineOnStderr) {
 
 }  // namespace
 }  // namespace iobench
+
+namespace iobench {
+namespace {
+// Issue 23 item 7: the heading names the options given that differ from their defaults.
+TEST(Reporters, HeadingNamesTheNonDefaultOptions) {
+  RunRecord rep = report({row("buffered", 17, 2000000)});
+  EXPECT_EQ(render_table(rep, {}).find("options:"), std::string::npos);
+  rep.options = {"--line-length 128", "--sync every:4"};
+  EXPECT_NE(render_table(rep, {}).find("\noptions: --line-length 128 --sync every:4\n"),
+            std::string::npos)
+      << render_table(rep, {});
+}
+}  // namespace
+}  // namespace iobench
