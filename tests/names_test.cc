@@ -174,12 +174,12 @@ TEST(Names, CompareNamesWithAnyBytesKeepEveryFormatValid) {
   }
   // Markdown: a heading true for compare, and one row per command, each with as many cells.
   const std::string text = slurp(md);
-  EXPECT_EQ(text.rfind("2 commands, median of 2 untraced runs; counts from one traced run.\n", 0),
+  EXPECT_EQ(text.rfind("2 commands, median of 2 untraced runs; counts from one traced run · ", 0),
             0u)
       << text;
   const std::vector<std::string> rows = table_rows(text);
   ASSERT_EQ(rows.size(), 4u) << text;  // header, rule, two commands
-  for (const std::string& row : rows) EXPECT_EQ(cell_bars(row), 10) << row;  // 9 columns
+  for (const std::string& row : rows) EXPECT_EQ(cell_bars(row), 11) << row;  // 10 columns
   EXPECT_EQ(rows[0].rfind("| command |", 0), 0u) << rows[0];
   EXPECT_EQ(rows[2].rfind("| `\\xff` | 0 |", 0), 0u) << rows[2];
   EXPECT_EQ(rows[3].rfind("| `a\\|b\\nc\\x1b[2J` | 0 |", 0), 0u) << rows[3];

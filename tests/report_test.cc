@@ -274,7 +274,7 @@ TEST(Reporters, MarkdownAndCsvCarryTheTablesColumns) {
       EXPECT_EQ(csv_header.find("," + f.key + ","), csv_header.rfind("," + f.key + ","));
       ++keys;
     }
-    if (col.head.terminal_only) continue;
+    if (col.head.bar_width > 0) continue;
     EXPECT_NE(table.find(col.head.title), std::string::npos) << col.head.title;
     const std::size_t found = md_header.find(col.head.title, at);
     EXPECT_NE(found, std::string::npos) << col.head.title << " after " << at << ": " << md_header;
@@ -338,5 +338,19 @@ TEST(Notices, EachIsOneEscapedLineOnStderr) {
             "kept: /tmp/out\\tfile\n");
 }
 
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+// Issue 23 item 7: the heading names the options given that differ from their defaults.
+TEST(Reporters, HeadingNamesTheNonDefaultOptions) {
+  RunRecord rep = report({row("buffered", 17, 2000000)});
+  EXPECT_EQ(render_table(rep, {}).find("options:"), std::string::npos);
+  rep.options = {"--line-length 128", "--sync every:4"};
+  EXPECT_NE(render_table(rep, {}).find("\noptions: --line-length 128 --sync every:4\n"),
+            std::string::npos)
+      << render_table(rep, {});
+}
 }  // namespace
 }  // namespace iobench

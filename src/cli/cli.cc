@@ -81,6 +81,7 @@ class BenchFlags {
   OutputFlags output_;
   CheckFlags check_{CheckFlags::For::kRun};
   TracerFlags tracer_;
+  GivenOptions given_;
 };
 
 void BenchFlags::add(CLI::App& app) {
@@ -97,14 +98,15 @@ void BenchFlags::add(CLI::App& app) {
                "Time each strategy's runs together, not in one random order with the others");
   app.add_flag("--keep", keep_, "Keep one verified <strategy>.out per strategy");
   knobs_.add(app);  // --buffer-size ... --direct: the table in strategies/knobs.cc
-  output_.add(app);
+  given_.skip_added(app, [&] { output_.add(app); });
   app.add_flag("--latency", latency_,
                "Add the write calls' p50/p99/max latency columns (traced run, timing mode); "
                "with --plot, draw their latency CDFs instead");
-  check_.add(app);
+  given_.skip_added(app, [&] { check_.add(app); });
   tracer_.add(app);
   app.add_flag("--list", list, "List the strategies and exit");
   app.add_flag("-V,--version", version, "Print the version and exit");
+  given_.read_defaults(app);
 }
 
 BenchOptions BenchFlags::options() const {
@@ -123,6 +125,7 @@ BenchOptions BenchFlags::options() const {
   o.run.keep = keep_;
   o.dirs = parse_dirs(dir_);
   o.dir = o.dirs.front();
+  o.given = given_.given();
   check_.apply(o);
   output_.check_files();
   std::vector<OutputPath> files = output_.files();

@@ -4,7 +4,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+#include <string_view>
 #include <utility>
 
 #include "base/error.h"
@@ -119,6 +121,54 @@ void check_option_values(const CLI::App& app, const std::vector<std::string>& wo
 Error usage_error(const CLI::ParseError& e, const std::string& prefix) {
   const std::string what = e.what();
   return Error(prefix + (what.empty() ? "bad command line" : what));
+}
+
+std::size_t GivenOptions::option_count(const CLI::App& app) { return app.get_options().size(); }
+
+void GivenOptions::skip_from(const CLI::App& app, std::size_t first) {
+  const auto all = app.get_options();
+  skip_.insert(skip_.end(), all.begin() + static_cast<std::ptrdiff_t>(first), all.end());
+}
+
+void GivenOptions::read_defaults(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (std::find(skip_.begin(), skip_.end(), opt) != skip_.end()) continue;
+    opt->capture_default_str();
+    defaults_.emplace_back(opt, opt->get_default_str());
+    opt->default_str("");  // --help would print "=VALUE" after every flag
+  }
+}
+
+namespace {
+/// A word as a shell reads it back: quoted when it holds anything but plain characters.
+std::string shell_word(const std::string& w) {
+  const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("_-+=.,:/@%^").find(static_cast<char>(c)) !=
+                                  std::string_view::npos;
+  });
+  if (plain) return w;
+  std::string out = "'";
+  for (const char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+}  // namespace
+
+std::vector<std::string> GivenOptions::given() const {
+  std::vector<std::string> out;
+  for (const auto& [opt, def] : defaults_) {
+    if (opt->count() == 0) continue;
+    const std::string name = opt->get_name();
+    if (opt->get_expected_min() == 0) {  // a flag: given is not the default
+      out.push_back(name);
+      continue;
+    }
+    const auto words = opt->reduced_results();  // the last value (use_last_value)
+    if (words.empty()) continue;
+    std::string value;
+    for (const std::string& w : words) value += (value.empty() ? "" : ",") + w;
+    if (value != def) out.push_back(name + " " + shell_word(value));
+  }
+  return out;
 }
 
 void use_last_value(CLI::App& app) {

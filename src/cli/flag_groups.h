@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 namespace CLI {
 class App;
 class ParseError;
+class Option;
 }  // namespace CLI
 
 namespace iobench {
@@ -49,6 +51,30 @@ void check_distinct_outputs(const std::vector<OutputPath>& files);
 /// names the flag, what it takes (its metavariable's words) and what came instead.
 void check_option_values(const CLI::App& app, const std::vector<std::string>& words,
                          const std::string& prefix = "");
+
+/// What the heading names: each option given with other words than its default, as words to
+/// type again ("--line-length 128", "--sync"), in the app's order, by its long name. Options
+/// added through skip_added (where the results go, what they are checked against) are left
+/// out: they change no figure.
+class GivenOptions {
+ public:
+  template <class Add>
+  void skip_added(CLI::App& app, Add add) {
+    const std::size_t first = option_count(app);
+    add();
+    skip_from(app, first);
+  }
+  /// Reads each option's default from its bound variable: after every flag is added, before
+  /// the parse.
+  void read_defaults(CLI::App& app);
+  std::vector<std::string> given() const;
+
+ private:
+  static std::size_t option_count(const CLI::App& app);
+  void skip_from(const CLI::App& app, std::size_t first);
+  std::vector<std::pair<const CLI::Option*, std::string>> defaults_;
+  std::vector<const CLI::Option*> skip_;
+};
 
 /// A CLI11 parse error as iobench's one line, `prefix` (e.g. "compare: ") first.
 Error usage_error(const CLI::ParseError& e, const std::string& prefix = "");

@@ -42,6 +42,7 @@ RunRecord bench_record(const BenchOptions& o) {
   rep.warmup = o.run.warmup;
   rep.interleave = o.run.interleave;
   rep.params = o.params;
+  rep.options = o.given;
   rep.traced = o.run.trace;
   rep.trace_mode = o.run.tracer.mode;
   rep.tracer_backend = o.run.tracer.backend->name;

@@ -44,6 +44,8 @@ struct BenchOptions {
   RunSettings run;
   std::string dir;                // parent of the private directory (the first of dirs)
   std::vector<std::string> dirs;  // --dir A,B: the same run in each (dirs.h)
+  // The options given that differ from their defaults, as typed ("--sync"): the heading's.
+  std::vector<std::string> given;
   OutputFormat format = OutputFormat::kTable;
   std::vector<Expectation> expectations;
   // Written after every strategy, so a later crash loses nothing (hyperfine's exports).

@@ -40,6 +40,8 @@ struct RunRecord {
   std::string dir;
   std::string filesystem;
   StrategyParams params;
+  // The options given that differ from their defaults, as typed ("--line-length 128").
+  std::vector<std::string> options;
   std::string tracer_backend = "ptrace";  // or "perf" (TracerBackend)
   std::int64_t tracer_overhead_ns = 0;
   std::vector<StrategyResult> results;

@@ -15,14 +15,15 @@ namespace {
 /// A name or an error in a table cell: escaped as the terminal table escapes it (a newline
 /// shows as `\n` and cannot end the row), and `|`, which would end the cell, as `\|`
 /// (GitHub's tables honour it inside a code span too).
-std::string cell(const std::string& text) {
+std::string pipes(const std::string& escaped) {
   std::string out;
-  for (const char c : escape_text(text)) {
+  for (const char c : escaped) {
     if (c == '|') out += '\\';
     out += c;
   }
   return out;
 }
+std::string cell(const std::string& text) { return pipes(escape_text(text)); }
 
 /// A name as a code span. A compare -n name may hold backquotes, and a span ends at the first
 /// run of as many as opened it (CommonMark, "Code spans"): the fence is one longer than the
@@ -41,17 +42,20 @@ std::string code_span(const std::string& text) {
   return fence + " " + body + " " + fence;
 }
 
-/// What was run, and how the figures were taken: `compare` runs commands, not lines.
+/// The caption: what was run, how the figures were taken, and the terminal heading's host line
+/// and options (render_host, already escaped for a terminal), so a slide says where it ran.
 std::string heading(const RunRecord& rep) {
   const std::string counts =
       rep.traced ? "counts from one traced run" : "not traced (--no-trace): no counts";
-  if (!rep.commands.empty())
-    return fmt::format("{} command{}, median of {}; {}.\n\n", rep.commands.size(),
-                       rep.commands.size() == 1 ? "" : "s", run_count_text(rep, "untraced run"),
-                       counts);
-  return fmt::format("{} lines ({}) on {}, median of {}; {}.\n\n", format_count(rep.lines),
-                     format_bytes(static_cast<double>(rep.bytes)), cell(rep.filesystem),
-                     run_count_text(rep, "untraced run"), counts);
+  std::string what =
+      !rep.commands.empty()
+          ? fmt::format("{} command{}", rep.commands.size(), rep.commands.size() == 1 ? "" : "s")
+          : fmt::format("{} lines ({})", format_count(rep.lines),
+                        format_bytes(static_cast<double>(rep.bytes)));
+  const std::string given = fmt::format("{}", fmt::join(rep.options, " "));
+  return fmt::format("{}, median of {}; {} · {}{}\n\n", what, run_count_text(rep, "untraced run"),
+                     counts, pipes(render_host(rep)),
+                     given.empty() ? "" : " · options " + code_span(given));
 }
 
 /// A two-line terminal header as one line: "write calls", "vs unbuffered", "bytes/call".
@@ -95,7 +99,8 @@ std::string failures(const std::vector<ResultRow>& rows) {
 std::string render_markdown(const RunRecord& rep, const Presentation& pres) {
   const std::vector<ResultRow> rows = bench_rows(rep, pres, true);
   std::vector<Column<ResultRow>> cols = bench_columns(rep, pres, rows);
-  std::erase_if(cols, [](const auto& c) { return c.head.terminal_only; });
+  // Bars are drawn at layout time and have no text; every other column is the table's story.
+  std::erase_if(cols, [](const auto& c) { return c.head.bar_width > 0; });
   std::string out = heading(rep) + header_rows(cols);
   for (const ResultRow& row : rows) out += row_line(cols, row);
   return out + failures(rows);

@@ -236,13 +236,23 @@ const char* const kShareNote =
     "% of time —: the corrected syscall time came out above the untraced median time by more\n"
     "  than its error: the correction is off on this machine, not shown.";
 
-std::string render_heading(const RunRecord& rep, const std::string& what, const char* per) {
+std::string render_host(const RunRecord& rep) {
   std::string where = rep.dir.empty() ? ""
                                       : fmt::format("{} on {} · ", escape_text(rep.dir),
                                                     escape_text(rep.filesystem));
-  return fmt::format("iobench {} · {} · {} + {} warm-up per {}\n{}{} · {} CPUs · kernel {}\n\n",
-                     rep.version, what, run_count_text(rep, "run"), rep.warmup, per, where,
-                     rep.host.cpu, rep.host.cpus, rep.host.kernel);
+  return fmt::format("{}{} · {} CPUs · kernel {}", where, escape_text(rep.host.cpu),
+                     rep.host.cpus, escape_text(rep.host.kernel));
+}
+
+std::string render_given_options(const RunRecord& rep) {
+  return escape_text(fmt::format("{}", fmt::join(rep.options, " ")));
+}
+
+std::string render_heading(const RunRecord& rep, const std::string& what, const char* per) {
+  const std::string given = render_given_options(rep);
+  return fmt::format("iobench {} · {} · {} + {} warm-up per {}\n{}\n{}\n", rep.version, what,
+                     run_count_text(rep, "run"), rep.warmup, per, render_host(rep),
+                     given.empty() ? "" : "options: " + given + "\n");
 }
 
 bool tracer_uncalibrated(const RunRecord& rep) {

@@ -94,8 +94,13 @@ bool tracer_uncalibrated(const RunRecord& rep);
 extern const char* const kShareNote;
 extern const char* const kLostNote;
 
-/// Two lines naming the version, the work (`what`), the runs, the CPU and the kernel.
+/// Two lines naming the version, the work (`what`), the runs, the CPU and the kernel, and a
+/// third naming the options that differ from their defaults, when some do.
 std::string render_heading(const RunRecord& rep, const std::string& what, const char* per);
+/// The heading's second line: "/tmp on ext4 · CPU · 2 CPUs · kernel 6.1" (no dir: from CPU).
+std::string render_host(const RunRecord& rep);
+/// The options that differ from their defaults as typed, "--sync --line-length 128"; "" if none.
+std::string render_given_options(const RunRecord& rep);
 
 /// --cross-check's line: "ptrace estimate / kernel clock: 0.97 ± 0.02 (same 100,000 calls)",
 /// `label` after "clock" when several rows have one; "—" and the reason when not measured.
