@@ -24,6 +24,7 @@ Stats summarize(std::vector<std::int64_t> samples) {
       sq += (static_cast<double>(v) - s.mean) * (static_cast<double>(v) - s.mean);
     s.stddev = std::sqrt(sq / static_cast<double>(n - 1));  // sample stddev, as hyperfine reports
     std::vector<double> dev;
+    dev.reserve(n);
     for (auto v : samples) dev.push_back(std::fabs(static_cast<double>(v) - s.median));
     std::sort(dev.begin(), dev.end());
     const double mad = n % 2 ? dev[n / 2] : (dev[n / 2 - 1] + dev[n / 2]) / 2;
