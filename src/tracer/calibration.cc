@@ -25,10 +25,11 @@
 // times the traced calls.
 //
 // The filter's own cost: the paired untraced batches pass through the filter's ALLOW path,
-// the slow syscall entry a filtered task takes, which a real untraced run does not pay (it
-// was 100-250 ns a write here, not the "tens of ns" of the BPF alone). So the batches timed
-// before the filter was loaded are the untraced truth, and what the paired ones cost above
-// them is added to the overhead: the corrected time is the call's untraced cost. When the
+// the slow syscall entry a filtered task takes, which a real untraced run does not pay. Two
+// twins time it paired (filter_twins.h: 40-50 ns a write here); it is taken off the paired
+// untraced batches, which then are the call's untraced cost, and added to the overhead.
+// Only when the twins fail is it the difference to the batches timed before the filter was
+// loaded, milliseconds away: that read 0-205 ns, moving the residual with it. When the
 // filter is refused every call stops, on either fd; the traced batches are then paired with
 // the batches timed before the filter was tried.
 //
@@ -55,6 +56,7 @@
 #include <utility>
 
 #include "base/monotonic_clock.h"
+#include "tracer/filter_twins.h"
 #include "tracer/probe.h"
 #include "tracer/tally.h"
 #include "tracer/task_info.h"
@@ -66,6 +68,7 @@ namespace {
 constexpr int kUntracedWarmup = 2000;
 constexpr std::size_t kTracedWarmup = 300;
 constexpr int kBatchCalls = 100;  // untraced: ~40 us a batch, far above the clock's cost
+constexpr std::size_t kTwinWarmup = 5;
 
 constexpr char kLine[] = "calibration\n";
 constexpr auto kLineSize = static_cast<ssize_t>(sizeof(kLine) - 1);
@@ -121,6 +124,14 @@ std::int64_t timed_batch(CalibrationShared* s) noexcept {
   const bool ok = write_lines(s, s->untraced_fd, kBatchCalls);
   const std::int64_t ns = thread_cpu_ns() - t0;
   return ok ? ns : -1;
+}
+
+/// A twin's batch (filter_twins.h). Under the filter ftruncate would fail, no tracer taking
+/// its stop: the unfiltered twin rewinds for both, the file growing by one batch between.
+std::int64_t twin_batch(void* arg, bool filtered) noexcept {
+  auto* s = static_cast<CalibrationShared*>(arg);
+  if (!filtered && !rewind(s)) return -1;
+  return timed_batch(s);
 }
 
 double quantile(std::vector<double> v, double q) {
@@ -228,6 +239,17 @@ std::string calibration_failure(const CalibrationShared& shared, const std::stri
   return fmt::format("the tracer timed {} of its {} calls", samples, calibration_traced_calls());
 }
 
+void measure_filter_cost(CalibrationShared* shared, const SeccompFilter& filter) {
+  CalibrationShared twin = *shared;  // copied into each twin: a failure stays there
+  const std::vector<std::int64_t> pairs =
+      filter_twin_pairs(filter, twin_batch, &twin, kCalibrationPairs, kTwinWarmup);
+  if (pairs.size() < kCalibrationPairs) return;
+  std::vector<double> per_call;
+  per_call.reserve(pairs.size());
+  for (const std::int64_t ns : pairs) per_call.push_back(static_cast<double>(ns) / kBatchCalls);
+  shared->filter_cost_ns = std::max(0.0, median(std::move(per_call)));
+}
+
 void calibration_prepare(CalibrationShared* shared) noexcept {
   // The lowest free fd: any number would do for the traced calls, which the filter stops
   // on whatever their fd (only the parent's one is let through).
@@ -292,7 +314,10 @@ TracerCalibration estimate_calibration(const CalibrationShared& shared,
   c.samples = kCalibrationPairs * kBatchCalls;
   c.untraced_ns = median(untraced);
   c.traced_ns = median(traced);
-  const double filter_cost = paired ? std::max(0.0, median(untraced) - untraced_before) : 0.0;
+  const double filter_cost = !paired ? 0.0
+                             : shared.filter_cost_ns >= 0
+                                 ? shared.filter_cost_ns
+                                 : std::max(0.0, median(untraced) - untraced_before);
   c.overhead_ns = std::max<std::int64_t>(0, std::llround(median(overhead) + filter_cost));
   c.overhead_se_ns = median_se(overhead);
   estimate_residual(samples, untraced, filter_cost, c);

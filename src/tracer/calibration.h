@@ -9,6 +9,7 @@
 
 #include "base/unique_fd.h"
 #include "tracer/run_delay.h"
+#include "tracer/seccomp_filter.h"
 #include "tracer/tally.h"
 #include "tracer/timed_call.h"
 #include "tracer/tracer.h"
@@ -35,9 +36,14 @@ struct CalibrationShared {
   int traced_fd = -1;                 // the child's duplicate of it, which the filter stops on
   int error = 0;                      // the errno of the first call that failed; 0: none did
   const char* failed_call = nullptr;  // that call's name (a literal: async-signal-safe)
+  double filter_cost_ns = -1;         // measure_filter_cost()'s, before fork; -1: unknown
   std::int64_t untraced_batch_ns[kCalibrationPairs] = {};
   std::int64_t prefilter_batch_ns[kCalibrationPrefilterBatches] = {};
 };
+
+/// Parent, before fork: what `filter` costs each untraced append, timed by two twins in
+/// turn (filter_twins.h), into `shared`'s filter_cost_ns; left unknown when they failed.
+void measure_filter_cost(CalibrationShared* shared, const SeccompFilter& filter);
 
 /// Child, before the filter is loaded: duplicates the target's fd for the traced calls and
 /// times untraced batches for the case the filter is refused (then every call stops, on

@@ -406,6 +406,7 @@ void Tracer::Impl::calibrate() {
   s->untraced_fd = target.get();
   // The real filter plus one exception: write(2) on the target's own fd.
   const SeccompFilter calibration_filter(table.stop_set(), options.trace_all, target.get());
+  measure_filter_cost(s, calibration_filter);
   const std::function<void()> prepare = [s] { calibration_prepare(s); };
   const std::function<int()> run = [s] { return calibration_run(s); };
   std::vector<IntervalSample> samples;
