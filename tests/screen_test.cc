@@ -217,4 +217,22 @@ TEST(Screen, FirstRowIsShownBeforeTheLastStrategyRuns) {
   EXPECT_EQ(run.wait(), 130);
 }
 
+TEST(Screen, BareIobenchSaysWhatItRunsInOneLineAndCtrlCStopsIt) {
+  PtyRun run({IOBENCH_BIN}, 80);
+  const auto announced = [](const std::string& s) {
+    const auto lines = lines_of(s);
+    return std::any_of(lines.begin(), lines.end(),
+                       [](const std::string& l) { return l.rfind("iobench: running ", 0) == 0; });
+  };
+  ASSERT_TRUE(run.read_until(announced, std::chrono::seconds(30))) << run.screen();
+  for (const std::string& l : lines_of(run.screen())) {
+    if (l.rfind("iobench: running ", 0) != 0) continue;
+    EXPECT_NE(l.find(" strategies × 100,000 lines in /tmp"), std::string::npos) << l;
+    EXPECT_NE(l.find("Ctrl-C stops"), std::string::npos) << l;
+    EXPECT_LE(iobench::display_width(l), 80u) << l;
+  }
+  ::kill(run.pid(), SIGINT);
+  EXPECT_EQ(run.wait(), 130);
+}
+
 }  // namespace

@@ -12,6 +12,7 @@ packages=(
   strace jq time clang libclang-rt-14-dev clang-tidy
   libbpf-dev bpftool  # the kernel clock (src/tracer/bpf_clock.h); without them iobench builds without it
   gnuplot-nox librsvg2-bin libxml2-utils  # --plot draws with gnuplot; tests check and render the SVG
+  tmux  # the on-stage test: the demo's final screen in a real terminal emulator
 )
 missing=()
 for p in "${packages[@]}"; do

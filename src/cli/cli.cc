@@ -242,7 +242,9 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (!trace_first) throw Error(kTraceFirst);
     return trace_flags.options(trace_words.command);
   }
-  return bench.options();
+  BenchOptions options = bench.options();
+  options.bare = argc <= 1;
+  return options;
 }
 
 }  // namespace iobench

@@ -34,6 +34,12 @@ bool report_baseline(const Baseline& baseline, const BenchOptions& o, const RunR
   return report_comparison(cmp, o.format == OutputFormat::kTable, junit);
 }
 
+/// What bare `iobench` is about to run, in one line that fits 80 columns.
+std::string announcement(const BenchOptions& o) {
+  return fmt::format("iobench: running {} strategies × {} lines in {} · Ctrl-C stops · --help\n",
+                     o.strategies.size(), format_count(o.params.lines), o.dir);
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& o) {
@@ -52,6 +58,7 @@ int run_bench(const BenchOptions& o) {
                "iobench: warning: built without optimisation ({}): it measures the wrong thing\n",
                IOBENCH_BUILD_TYPE);
   Progress progress;  // on stderr, only when it is a terminal
+  if (o.bare) Progress::print_line(announcement(o));
   LiveTable live(o.format, progress);
   for (const std::string& dir : o.dirs.empty() ? std::vector<std::string>{o.dir} : o.dirs) {
     const BenchOptions one = options_for_dir(o, dir);  // --dir A,B: A's rows, then B's
@@ -63,7 +70,8 @@ int run_bench(const BenchOptions& o) {
       rep.pinned = runner.tracer_pinned();
       rep.tracer_overhead_ns = runner.tracer_overhead_ns();
       // After each strategy: a later failure loses nothing.
-      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kAfterResult);
+      write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres,
+                    ExportPass::kAfterResult);
       live.update(rep, pres);
     });
   }

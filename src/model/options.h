@@ -61,6 +61,7 @@ struct BenchOptions {
   std::size_t columns = 0;  // --columns: the table's width; 0 = the terminal's (none when piped)
   std::string plot;
   bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
+  bool bare = false;     // no word given: the run first says what it is about to do
 };
 
 /// --save-baseline, --baseline and the tolerances of `trace` and `compare` (a run keeps its

@@ -102,8 +102,10 @@ std::string Progress::erase_locked(bool for_stderr) {
   if (for_stderr && !stderr_on_screen_) return "";
   if (enabled_ && shown_ && !stop_) put("\r\x1b[K");
   // Up to the block's first line, then clear to the end of the screen. This relies on no
-  // line of it having wrapped, which the width-fitted table guarantees.
-  return block_lines_ == 0 ? "" : fmt::format("\x1b[{}A\r\x1b[J", block_lines_);
+  // line of it having wrapped, which the width-fitted table guarantees. That first line is
+  // cleared alone and the rest from the line below: tmux keeps a screen cleared from its
+  // top-left corner in its history (scroll-on-clear), one stale copy of the block per redraw.
+  return block_lines_ == 0 ? "" : fmt::format("\x1b[{}A\r\x1b[2K\x1b[B\x1b[J\x1b[A", block_lines_);
 }
 
 void Progress::put_line_locked(const std::string& line) {
