@@ -65,7 +65,7 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
 BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch) {
   const int key = kBiasCall;
   loader.track(::getpid());
-  std::vector<double> kernel, untraced, bias, overhead, write_overhead;
+  std::vector<double> kernel, untraced, bias, overhead, write_overhead, own, write_own;
   // The write family's cost, where the program times write per file as a run's writes are.
   const UniqueFd null((loader.rodata().flags[SYS_write] & CLOCK_PER_FILE) != 0
                           ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -75,13 +75,17 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
     // Detached for the untraced stretch: while attached, every task takes the slow path.
     const double u = time_getppid(calls_per_stretch);
     const double uw = null ? time_write(null.get(), calls_per_stretch) : 0;
-    const clock_stat before = loader.stat(key);
+    const clock_stat before = loader.stat(key), write_before = loader.stat(SYS_write);
     loader.attach();
     const double t = time_getppid(calls_per_stretch);
     const double tw = null ? time_write(null.get(), calls_per_stretch) : 0;
     loader.detach();
-    if (null) write_overhead.push_back(tw - uw);
-    const clock_stat after = loader.stat(key);
+    const clock_stat after = loader.stat(key), write_after = loader.stat(SYS_write);
+    if (null && write_after.timed > write_before.timed) {
+      write_overhead.push_back(tw - uw);
+      write_own.push_back(static_cast<double>(write_after.own_ns - write_before.own_ns) /
+                          static_cast<double>(write_after.timed - write_before.timed));
+    }
     const auto timed = static_cast<double>(after.timed - before.timed);
     if (timed <= 0) continue;
     const double k = static_cast<double>(after.total_ns - before.total_ns) / timed;
@@ -89,16 +93,21 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
     untraced.push_back(u);
     bias.push_back(k - u);
     overhead.push_back(t - u);
+    own.push_back(static_cast<double>(after.own_ns - before.own_ns) / timed);
   }
   loader.untrack(::getpid());
   const Spread b = spread_of(bias), o = spread_of(overhead);
   const Spread w = null ? spread_of(write_overhead) : o;
+  const Spread n = spread_of(own);
+  const Spread wn = null ? spread_of(write_own) : n;
   return {.bias_ns = b.median,
           .bias_spread_ns = b.half_iqr,
           .overhead_ns = o.median,
           .overhead_spread_ns = o.half_iqr,
           .write_overhead_ns = w.median,
           .write_overhead_spread_ns = w.half_iqr,
+          .own_ns = n.median,
+          .write_own_ns = wn.median,
           .kernel_ns = spread_of(kernel).median,
           .untraced_ns = spread_of(untraced).median,
           .stretches = static_cast<int>(bias.size())};

@@ -110,6 +110,7 @@ std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata
                       .total_ns = static_cast<std::int64_t>(stat.total_ns),
                       .preempted_ns = static_cast<std::int64_t>(stat.preempted_ns),
                       .blocked_ns = static_cast<std::int64_t>(stat.blocked_ns),
+                      .own_ns = static_cast<std::int64_t>(stat.own_ns),
                       .latency = std::nullopt};
     if (const int slot = rodata.hist_slot[key]; slot > 0) s.latency = loader.histogram(slot - 1);
     out.push_back(std::move(s));

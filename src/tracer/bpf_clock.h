@@ -62,6 +62,7 @@ struct BpfSyscallStats {
   std::int64_t total_ns = 0;      // sys_enter to sys_exit, preempted time taken out
   std::int64_t preempted_ns = 0;  // what was taken out
   std::int64_t blocked_ns = 0;    // voluntarily off CPU (a real wait): in total_ns, not on CPU
+  std::int64_t own_ns = 0;        // the programs' own time for these calls (clock_abi.h): tracing's
   std::optional<LatencyHistogram> latency;  // spec.histogram: every timed call
 };
 
@@ -126,6 +127,10 @@ struct BpfBias {
   // name the file of: the cost a run's writes paid ("% of time", bpf_result.cc).
   double write_overhead_ns = 0;
   double write_overhead_spread_ns = 0;
+  // The programs' own time per call in those stretches (BpfSyscallStats::own_ns): the part of
+  // each overhead measured in a run too, where it tells how fast the host ran then.
+  double own_ns = 0;
+  double write_own_ns = 0;
   double kernel_ns = 0;    // the kernel interval of getppid (median)
   double untraced_ns = 0;  // getppid untraced (median)
   int stretches = 0;

@@ -168,6 +168,7 @@ clock_stat BpfLoader::stat(int key) const {
     sum.total_ns += v.total_ns;
     sum.preempted_ns += v.preempted_ns;
     sum.blocked_ns += v.blocked_ns;
+    sum.own_ns += v.own_ns;
   }
   return sum;
 }

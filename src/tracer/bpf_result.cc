@@ -3,6 +3,7 @@
 // call) and per process.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -166,16 +167,23 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   if (WIFSIGNALED(run.status)) r.term_signal = WTERMSIG(run.status);
   r.timed_out = run.timed_out;
   if (mode == TraceMode::kTiming && bias.stretches > 0) {
-    // Every traced call paid the programs' cost; the few untraced calls of the tree pay
-    // only a lookup, left in.
+    // Every traced call paid the programs' cost. Their own time (between their first and
+    // last timestamps) is measured in the run; the rest of the cost (the slow syscall path,
+    // their dispatch) is the stretches' (bpf_bias.cc), scaled by how much faster or slower
+    // the same programs ran in the run than there: this VM's speed flips by ~40% between
+    // stretches of 10 ms to 1 s, and unscaled it put 88 ns a call too much in one run of four.
+    // The few untraced calls of the tree pay only a lookup, left in.
     double cost = 0, ci = 0;
     for (const BpfSyscallStats& s : run.syscalls) {
       const SyscallInfo* info = info_of(s.nr, s.compat);
       const bool writes = info != nullptr && info->write_family;
-      cost += (writes ? bias.write_overhead_ns : bias.overhead_ns) * static_cast<double>(s.calls);
-      ci += static_cast<double>(per_call_ci95_ns(
-          s.calls, writes ? bias.write_overhead_spread_ns : bias.overhead_spread_ns,
-          bias.stretches));  // one figure for all of them: the errors add up
+      const double overhead = writes ? bias.write_overhead_ns : bias.overhead_ns;
+      const double spread = writes ? bias.write_overhead_spread_ns : bias.overhead_spread_ns;
+      const double own = writes ? bias.write_own_ns : bias.own_ns;
+      const double calls = static_cast<double>(s.calls);
+      const double speed = own > 0 && s.calls > 0 ? static_cast<double>(s.own_ns) / calls / own : 1;
+      cost += static_cast<double>(s.own_ns) + std::max(0.0, overhead - own) * speed * calls;
+      ci += static_cast<double>(per_call_ci95_ns(s.calls, spread * speed, bias.stretches));
     }
     r.tracing_cost_ns = std::llround(cost);
     r.tracing_cost_ci95_ns = std::llround(ci);

@@ -47,6 +47,8 @@ struct clock_stat {
   clock_u64 total_ns;     /* entry to exit, preempted time taken out */
   clock_u64 preempted_ns; /* what was taken out */
   clock_u64 blocked_ns;   /* voluntarily off CPU inside the calls: part of total_ns */
+  clock_u64 own_ns;       /* the programs' own time for these calls, between their first
+                             and last timestamps: what tracing cost them, measured in the run */
 };
 
 struct clock_hist {
