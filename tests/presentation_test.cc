@@ -177,14 +177,18 @@ TEST(Summary, RatioOfMediansWithAnIntervalOnTheLogOfTheRatio) {
   EXPECT_DOUBLE_EQ(s.ratio, 28.0);
   // Each median's relative standard error, 1.2533 · (1.4826 · MAD / median) / √n, added in
   // quadrature on the log scale: MAD 1 of 10 and 10 of 280, three runs each.
-  auto se = [](double mad, double median) { return 1.2533 * 1.4826 * mad / median / std::sqrt(3.0); };
+  auto se = [](double mad, double median) {
+    return 1.2533 * 1.4826 * mad / median / std::sqrt(3.0);
+  };
   const double sigma = std::hypot(se(1, 10), se(10, 280));
   EXPECT_NEAR(s.log_sigma, sigma, 1e-12);
   EXPECT_NEAR(s.low, 28.0 * std::exp(-sigma), 1e-9);
   EXPECT_NEAR(s.high, 28.0 * std::exp(sigma), 1e-9);
   EXPECT_NEAR(s.low * s.high, 28.0 * 28.0, 1e-9);  // a factor each way
-  EXPECT_NE(render_summary({&slow, false, {s}}, false).find("buffered ran 28.00 (24.99–31.38) times faster than unbuffered\n"),
-            std::string::npos) << render_summary({&slow, false, {s}}, false);
+  EXPECT_NE(render_summary({&slow, false, {s}}, false)
+                .find("buffered ran 28.00 (24.99–31.38) times faster than unbuffered\n"),
+            std::string::npos)
+      << render_summary({&slow, false, {s}}, false);
   // One run each: no spread, no interval.
   const Speedup single = speedup(row("a", 1, {10}), row("b", 1, {280}));
   EXPECT_EQ(single.log_sigma, 0);
@@ -218,7 +222,8 @@ TEST(NoiseNote, NoisyNeighboursCloserThanTheirNoiseAreNamedWithTheTablesSpread) 
 TEST(NoiseNote, ANoisyRowFarFromEveryOtherChangesNoConclusion) {
   RunRecord rep = every_strategy();
   // unbuffered-pieces varies by ±18% but is three times slower than its neighbour.
-  rep.results[1] = row("unbuffered-pieces", 300000, {120'000'000, 171'000'000, 220'000'000, 150'000'000, 190'000'000});
+  rep.results[1] = row("unbuffered-pieces", 300000,
+                       {120'000'000, 171'000'000, 220'000'000, 150'000'000, 190'000'000});
   ASSERT_TRUE(rep.results[1].noisy);
   EXPECT_EQ(noise_note(rep), "");
 }
@@ -229,18 +234,32 @@ TEST(NoiseNote, AQuietNearTieIsARealTieNotNoise) {
   EXPECT_EQ(noise_note(rep), "");
 }
 
+TEST(NoiseNote, NoisyRowsWithinTenPercentAreATieNotNoise) {
+  RunRecord rep = every_strategy();
+  rep.results[2] = row("stdio", 266, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000});
+  rep.results[4] = row("writev", 98, {3'100'000, 4'450'000, 5'500'000, 3'900'000, 6'000'000});
+  ASSERT_TRUE(rep.results[2].noisy);
+  ASSERT_LT(rep.results[4].time_ns.median / rep.results[2].time_ns.median, 1.10);
+  ASSERT_GT(rep.results[4].time_ns.median / rep.results[2].time_ns.median, 1.05);
+  EXPECT_EQ(noise_note(rep), "");
+}
+
 TEST(NoiseNote, TwoDirectoriesEachNameTheirOwn) {
   RunRecord rep;
   for (const char* dir : {"/a", "/b"}) {
-    for (StrategyResult r : {row("stdio", 266, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000}),
-                             row("writev", 98, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000})}) {
+    for (StrategyResult r :
+         {row("stdio", 266, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000}),
+          row("writev", 98, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000})}) {
       r.dir = dir;
       rep.results.push_back(r);
     }
   }
   const std::string note = noise_note(rep);
-  EXPECT_NE(note.find("stdio (±40%) against writev (±22%) in /a; stdio (±40%) against writev (±22%) in /b:"),
-            std::string::npos) << note;
+  EXPECT_NE(
+      note.find(
+          "stdio (±40%) against writev (±22%) in /a; stdio (±40%) against writev (±22%) in /b:"),
+      std::string::npos)
+      << note;
   EXPECT_EQ(std::count(note.begin(), note.end(), '\n'), 1) << "one line";
 }
 
@@ -250,11 +269,14 @@ TEST(NoiseNote, ASweepNamesTheValues) {
   rep.flag = "--buffer-size";
   rep.parameter = "buffer_size";
   rep.sizes = true;
-  rep.points = {{1024, row("buffered", 1000, {9'000'000, 10'000'000, 11'000'000})},
-                {4096, row("buffered", 250, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000})},
-                {8192, row("buffered", 125, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000})}};
+  rep.points = {
+      {1024, row("buffered", 1000, {9'000'000, 10'000'000, 11'000'000})},
+      {4096, row("buffered", 250, {3'000'000, 4'100'000, 5'600'000, 4'000'000, 5'900'000})},
+      {8192, row("buffered", 125, {4'200'000, 4'800'000, 5'500'000, 3'900'000, 6'000'000})}};
   const std::string note = sweep_noise_note(rep, false);
-  EXPECT_NE(note.find("rank buffered --buffer-size 4 KiB (±40%) against 8 KiB (±22%):"), std::string::npos) << note;
+  EXPECT_NE(note.find("rank buffered --buffer-size 4 KiB (±40%) against 8 KiB (±22%):"),
+            std::string::npos)
+      << note;
   EXPECT_EQ(note.find("1 KiB"), std::string::npos) << note;
 }
 
@@ -305,6 +327,50 @@ TEST(Table, FitsAProjectorWithBarsFootnotesAndProvenance) {
   EXPECT_NE(t.find("ptrace + seccomp"), std::string::npos) << t;
   EXPECT_NE(t.find("28.5× faster"), std::string::npos) << t;
   EXPECT_NE(t.find("3.00× slower"), std::string::npos) << t;
+}
+
+TEST(Table, BriefIsHeadingTableAndSummaryAndOneLineNotesAreCut) {
+  const RunRecord rep = every_strategy();
+  const std::string full = render_table(rep, {.columns = 80});
+  const std::string brief = render_table(rep, {.columns = 80, .notes = Notes::kNone});
+  const std::string short_notes = render_table(rep, {.columns = 80, .notes = Notes::kOneLine});
+  const auto head = [&](const std::string& t) {
+    return t.substr(0, t.find("\n\n", t.find("Summary")));
+  };
+  EXPECT_EQ(brief, head(full) + "\n") << "the heading, the table and the summary as ever";
+  EXPECT_EQ(brief.find("mmap: no write calls"), std::string::npos) << brief;
+  EXPECT_EQ(brief.find("median of 3 untraced runs"), std::string::npos) << brief;
+  EXPECT_EQ(head(short_notes), head(full));
+  // Every note and provenance entry there, each on one line, cut with "…" where it went on.
+  EXPECT_NE(short_notes.find("mmap: no write calls"), std::string::npos) << short_notes;
+  EXPECT_NE(short_notes.find("median of 3 untraced runs per strategy."), std::string::npos);
+  EXPECT_EQ(short_notes.find("306 page faults"), std::string::npos) << "its second line";
+  EXPECT_NE(short_notes.find("…\n"), std::string::npos) << short_notes;
+  EXPECT_LE(widest_line(short_notes), 80u) << short_notes;
+  EXPECT_LT(std::count(short_notes.begin(), short_notes.end(), '\n'),
+            std::count(full.begin(), full.end(), '\n'));
+  for (std::size_t at = short_notes.find("\n\n", short_notes.find("Summary")) + 2;
+       at < short_notes.size();) {
+    const std::size_t end = short_notes.find('\n', at);
+    EXPECT_NE(short_notes.compare(at, 2, "  "), 0)
+        << "a continuation line: " << short_notes.substr(at, end - at);
+    at = end + 1;
+  }
+}
+
+TEST(Grid, FirstLineCutsWithAnEllipsisOnlyWhenSomethingFollows) {
+  EXPECT_EQ(first_line("one line", 80), "one line");
+  EXPECT_EQ(first_line("one line\n", 80), "one line");
+  EXPECT_EQ(first_line("first\n  second", 0), "first…");
+  const std::string cut = first_line(std::string(30, 'x') + " " + std::string(30, 'y'), 40);
+  EXPECT_EQ(cut, std::string(30, 'x') + "…");
+  EXPECT_LE(display_width(first_line("ααααα ααααα ααααα", 12)), 12u);
+}
+
+TEST(Cli, BriefAndNotesTogetherAreAUsageError) {
+  const ProcessOutput out = iobench({"--brief", "--notes", "--lines", "10"});
+  EXPECT_EQ(out.status, 2);
+  EXPECT_NE(out.err.find("iobench: error: "), std::string::npos) << out.err;
 }
 
 TEST(Table, SyscallTimesTheTracerCouldNotResolveAreNotShownAsZero) {

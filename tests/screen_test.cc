@@ -26,9 +26,9 @@ namespace {
 /// iobench on a pty of `cols` columns: the child's stdin, stdout and stderr are the terminal.
 class PtyRun {
  public:
-  PtyRun(const std::vector<std::string>& args, unsigned short cols) {
+  PtyRun(const std::vector<std::string>& args, unsigned short cols, unsigned short rows = 60) {
     winsize ws{};
-    ws.ws_row = 60;
+    ws.ws_row = rows;
     ws.ws_col = cols;
     pid_ = ::forkpty(&master_, nullptr, nullptr, &ws);
     if (pid_ == 0) {
@@ -215,6 +215,33 @@ TEST(Screen, FirstRowIsShownBeforeTheLastStrategyRuns) {
   EXPECT_FALSE(has_row(lines_of(run.screen()), "test-hang"));
   ::kill(run.pid(), SIGINT);
   EXPECT_EQ(run.wait(), 130);
+}
+
+TEST(Screen, OnATerminalShorterThanTheOutputEachNoteIsOneLineAndNotesKeepsThemWhole) {
+  const std::vector<std::string> args = {IOBENCH_BIN, "--lines", "2000",     "--strategy", "all",
+                                         "--runs",    "3",       "--warmup", "0"};
+  const auto final_output = [](const std::string& raw) {
+    const std::size_t erase = raw.rfind("\x1b[J");
+    return lines_of(erase == std::string::npos ? raw : raw.substr(erase));
+  };
+  const auto cut = [](const std::vector<std::string>& lines) {
+    return std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+      return l.size() >= 3 && l.compare(l.size() - 3, 3, "…") == 0;
+    });
+  };
+  PtyRun small(args, 80, 20);
+  small.read_to_end();
+  ASSERT_EQ(small.wait(), 0) << small.screen();
+  std::vector<std::string> all = args;
+  all.push_back("--notes");
+  PtyRun whole(all, 80, 20);
+  whole.read_to_end();
+  ASSERT_EQ(whole.wait(), 0) << whole.screen();
+  const auto shown = final_output(small.screen()), full = final_output(whole.screen());
+  EXPECT_GT(cut(shown), 0) << small.screen();
+  EXPECT_EQ(cut(full), 0) << whole.screen();
+  EXPECT_LT(shown.size(), full.size());
+  EXPECT_TRUE(has_row(shown, "unbuffered")) << small.screen();
 }
 
 TEST(Screen, BareIobenchSaysWhatItRunsInOneLineAndCtrlCStopsIt) {

@@ -77,6 +77,8 @@ class Tmux {
   }
   /// The scrollback and the screen, as text, wrapped lines joined.
   std::string capture() { return output_of(tmux() + " capture-pane -p -J -S - -E -"); }
+  /// What the screen shows, without the scrollback.
+  std::string visible() { return output_of(tmux() + " capture-pane -p"); }
 
  private:
   std::string tmux() const { return "tmux -L " + socket_ + " -f " + conf_; }
@@ -163,6 +165,22 @@ TEST_P(StageScreen, TheScreenHoldsTheRunsOutputOnceAndNothingElse) {
   ASSERT_FALSE(piped.empty());
   EXPECT_EQ(final_lines.front(), screen[before]);
   EXPECT_EQ(piped.front().substr(0, 8), final_lines.front().substr(0, 8)) << "heading first";
+}
+
+TEST(StageScreen, BriefFitsOneScreenWithTheHeadingAndTheUnbufferedRow) {
+  if (!have_tmux()) GTEST_SKIP() << "tmux is not installed (tools/setup.sh installs it)";
+  Tmux tmux(80);
+  ASSERT_TRUE(tmux.run(std::string(IOBENCH_BIN) + " --lines 100000 --strategy all --brief",
+                       std::chrono::seconds(240)));
+  const std::vector<std::string> shown = lines_of(tmux.visible());
+  const auto starts = [&](const std::string& prefix) {
+    return std::any_of(shown.begin(), shown.end(),
+                       [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+  };
+  EXPECT_TRUE(starts("iobench ")) << tmux.visible();
+  EXPECT_TRUE(starts("unbuffered ")) << tmux.visible();
+  EXPECT_TRUE(starts("Summary")) << tmux.visible();
+  EXPECT_FALSE(starts("time, CPU")) << "--brief has no provenance\n" << tmux.visible();
 }
 
 INSTANTIATE_TEST_SUITE_P(Terminals, StageScreen,

@@ -143,8 +143,8 @@ namespace {
 /// A word as a shell reads it back: quoted when it holds anything but plain characters.
 std::string shell_word(const std::string& w) {
   const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char c) {
-    return std::isalnum(c) || std::string_view("_-+=.,:/@%^").find(static_cast<char>(c)) !=
-                                  std::string_view::npos;
+    return std::isalnum(c) ||
+           std::string_view("_-+=.,:/@%^").find(static_cast<char>(c)) != std::string_view::npos;
   });
   if (plain) return w;
   std::string out = "'";
@@ -217,6 +217,11 @@ void OutputFlags::add(CLI::App& app) {
   app.add_option("--columns", columns,
                  "Fit the table to N columns (default: the terminal's width; no limit when piped)")
       ->type_name(metavar::kCount);
+  auto* brief_flag =
+      app.add_flag("--brief", brief, "Print the heading, the table and the summary only");
+  app.add_flag("--notes", notes,
+               "Print every note in full, even on a terminal shorter than the output")
+      ->excludes(brief_flag);
   app.add_option("--plot", plot,
                  "Also draw the results as a chart to FILE: .svg, .png or .pdf (needs gnuplot)")
       ->type_name(metavar::kFile);

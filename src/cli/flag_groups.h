@@ -112,6 +112,7 @@ class RunFlags {
 struct OutputFlags {
   std::string format = "table", color = "auto", sort, columns, plot;
   std::string export_json, export_csv, export_markdown;
+  bool brief = false, notes = false;
 
   void add(CLI::App& app);
   /// Checks every output file (and gnuplot for --plot) now: a bad path is a usage error
@@ -126,6 +127,7 @@ struct OutputFlags {
     o.color = parse_color(color);
     if (!sort.empty()) o.sort = parse_sort(sort);
     if (!columns.empty()) o.columns = parse_columns(columns);
+    o.notes = brief ? NotesMode::kBrief : notes ? NotesMode::kFull : NotesMode::kAuto;
     o.plot = plot;
     o.export_json = export_json;
     o.export_csv = export_csv;

@@ -80,7 +80,8 @@ int run_bench(const BenchOptions& o) {
   if (!o.save_baseline.empty())
     write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();
-  write_stdout(render_by_dir(o.format, rep, pres));
+  write_stdout(screen_sized(
+      o.notes, pres, [&](const Presentation& p) { return render_by_dir(o.format, rep, p); }));
   print_noise_note(noise_note(rep));
   write_comparison_plot(o.plot, rep, pres);
 

@@ -30,7 +30,7 @@ int run_compare(const CompareOptions& o) {
   const std::optional<Baseline> baseline = load_program_baseline(
       o.baseline, BaselineKind::kCompare, names, o.run.trace, o.run.tracer.trace_all);
   RunRecord rep = compare_record(o);
-  const Presentation pres = stdout_presentation(o.color, o.sort, o.columns, false);
+  const Presentation pres = stdout_presentation(o.color, o.sort, o.columns, false, o.notes);
   std::vector<std::unique_ptr<CommandWorkload>> commands;
   std::vector<Workload*> rows;
   for (const auto& c : o.commands) {
@@ -53,7 +53,8 @@ int run_compare(const CompareOptions& o) {
   }
   write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kFinal);
 
-  write_stdout(render(o.format, rep, pres));
+  write_stdout(
+      screen_sized(o.notes, pres, [&](const Presentation& p) { return render(o.format, rep, p); }));
   print_noise_note(noise_note(rep));
   write_comparison_plot(o.plot, rep, pres);
   std::vector<JUnitCase> junit;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "report/terminal.h"
@@ -61,16 +62,28 @@ RunRecord compare_record(const CompareOptions& o) {
   return rep;
 }
 
-Presentation stdout_presentation(ColorMode color, SortOrder sort, std::size_t columns,
-                                 bool latency) {
+Presentation stdout_presentation(ColorMode color, SortOrder sort, std::size_t columns, bool latency,
+                                 NotesMode notes) {
   return {.color = use_color(color, STDOUT_FILENO),
           .latency = latency,
           .sort = sort,
-          .columns = table_columns(columns, STDOUT_FILENO)};
+          .columns = table_columns(columns, STDOUT_FILENO),
+          .notes = notes == NotesMode::kBrief ? Notes::kNone : Notes::kFull};
 }
 
 Presentation bench_presentation(const BenchOptions& o) {
-  return stdout_presentation(o.color, o.sort, o.columns, o.latency);
+  return stdout_presentation(o.color, o.sort, o.columns, o.latency, o.notes);
+}
+
+std::string screen_sized(NotesMode mode, Presentation pres,
+                         const std::function<std::string(const Presentation&)>& render) {
+  std::string text = render(pres);
+  const std::size_t rows = terminal_rows(STDOUT_FILENO);
+  if (mode != NotesMode::kAuto || rows == 0 ||
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) < rows)
+    return text;
+  pres.notes = Notes::kOneLine;
+  return render(pres);
 }
 
 BenchOptions options_for_dir(const BenchOptions& o, const std::string& dir) {

@@ -4,10 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
-#include "model/options.h"
 #include "commands/compare.h"
+#include "model/options.h"
 #include "report/reporter.h"
 
 namespace iobench {
@@ -21,9 +22,15 @@ RunRecord compare_record(const CompareOptions& o);
 
 /// How the table on stdout looks: colour per --color and NO_COLOR, the width per --columns
 /// and the terminal, the row order, and --latency's columns.
-Presentation stdout_presentation(ColorMode color, SortOrder sort, std::size_t columns,
-                                 bool latency);
+Presentation stdout_presentation(ColorMode color, SortOrder sort, std::size_t columns, bool latency,
+                                 NotesMode notes);
 Presentation bench_presentation(const BenchOptions& o);
+
+/// `render(pres)`; by default (NotesMode::kAuto), on a terminal with fewer rows than its
+/// lines, rendered again with each note cut to one line, so that the heading and the first
+/// rows stay on the screen. Piped, everything.
+std::string screen_sized(NotesMode mode, Presentation pres,
+                         const std::function<std::string(const Presentation&)>& render);
 
 /// The options of one directory's run: `o` with dir (and dirs) set to `dir` (--dir A,B).
 BenchOptions options_for_dir(const BenchOptions& o, const std::string& dir);

@@ -66,19 +66,18 @@ int run_sweep(const SweepOptions& s) {
        first.dirs.empty() ? std::vector<std::string>{first.dir} : first.dirs)
     reps.push_back(sweep_in(s, dir));
 
-  const Presentation pres = bench_presentation(first);
-  std::string out;
-  if (first.format == OutputFormat::kJson) {
-    out = render_sweep_json(reps);
-  } else {
+  const auto render = [&](const Presentation& pres) {
+    if (first.format == OutputFormat::kJson) return render_sweep_json(reps);
+    std::string out;
     for (const SweepReport& rep : reps) {
       if (reps.size() > 1)  // --dir A,B: a block per directory, as a run's table has
         out += fmt::format("{}━━ {} ━━\n", out.empty() ? "" : "\n",
                            dir_title(rep.base.filesystem, rep.base.dir));
       out += render_sweep_table(rep, pres);
     }
-  }
-  write_stdout(out);
+    return out;
+  };
+  write_stdout(screen_sized(first.notes, bench_presentation(first), render));
   for (const SweepReport& rep : reps) print_noise_note(sweep_noise_note(rep, reps.size() > 1));
   if (!first.plot.empty()) write_plot(first.plot, sweep_plot_script(reps.front()));
   for (const SweepReport& rep : reps)

@@ -24,6 +24,11 @@ enum class ColorMode { kAuto, kAlways, kNever };
 /// the commands as given); time and syscalls put the fastest and the fewest first.
 enum class SortOrder { kRegistry, kName, kTime, kSyscalls };
 
+/// How much of the text after a table: --brief (the heading, the table and the summary), --notes
+/// (every note in full), or by default everything, each note cut to one line on a terminal
+/// shorter than the output (piped output keeps everything).
+enum class NotesMode { kAuto, kFull, kBrief };
+
 /// How often each row (a strategy or a command) runs, in what order, whether and how one
 /// run is counted, and for how long each may take: what the runner reads of a command's
 /// options, filled by the run flags (-r, -w, --timeout, --no-trace, ...).
@@ -59,6 +64,7 @@ struct BenchOptions {
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
   std::size_t columns = 0;  // --columns: the table's width; 0 = the terminal's (none when piped)
+  NotesMode notes = NotesMode::kAuto;  // --brief, --notes
   std::string plot;
   bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
   bool bare = false;     // no word given: the run first says what it is about to do
@@ -104,7 +110,8 @@ struct CompareOptions {
   OutputFormat format = OutputFormat::kTable;
   ColorMode color = ColorMode::kAuto;
   SortOrder sort = SortOrder::kRegistry;
-  std::size_t columns = 0;  // as BenchOptions::columns
+  std::size_t columns = 0;             // as BenchOptions::columns
+  NotesMode notes = NotesMode::kAuto;  // as BenchOptions::notes
   std::string plot;
   std::string export_json, export_csv, export_markdown;  // rewritten after every command
   std::string export_junit;  // every baseline comparison as a JUnit test case

@@ -243,4 +243,17 @@ std::string reflow(const std::string& text, std::size_t width) {
   return wrap_lines(joined, width);
 }
 
+std::string first_line(const std::string& text, std::size_t width) {
+  const std::string flowed = reflow(text, width);
+  std::string line = flowed.substr(0, flowed.find('\n'));
+  if (line.size() + 1 >= flowed.size()) return line;  // nothing after its first line
+  while (width > 0 && !line.empty() && display_width(line) + 1 > width) {
+    // Drop one whole code point: its continuation bytes, then its first byte.
+    while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80)
+      line.pop_back();
+    if (!line.empty()) line.pop_back();
+  }
+  return line + "…";
+}
+
 }  // namespace iobench

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -44,7 +44,8 @@ bool measured(const StrategyResult& r) {
 std::vector<std::string> block_pairs(const RunRecord& block, const std::string& where) {
   const Comparison cmp = compare_rows(block);
   std::vector<const StrategyResult*> ranked;
-  for (const Speedup& s : cmp.lines) ranked.push_back(s.faster == cmp.reference ? s.slower : s.faster);
+  for (const Speedup& s : cmp.lines)
+    ranked.push_back(s.faster == cmp.reference ? s.slower : s.faster);
   if (cmp.reference) ranked.push_back(cmp.reference);
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto* a, auto* b) { return a->time_ns.median < b->time_ns.median; });
@@ -67,8 +68,8 @@ std::vector<std::string> block_pairs(const RunRecord& block, const std::string& 
 bool rank_at_stake(const StrategyResult& faster, const StrategyResult& slower) {
   if (!measured(faster) || !measured(slower) || !(faster.noisy || slower.noisy)) return false;
   const double sigma = speedup(faster, slower).log_sigma;
-  return sigma > 0 &&
-         std::fabs(std::log(slower.time_ns.median / faster.time_ns.median)) < 2 * sigma;
+  const double apart = std::fabs(std::log(slower.time_ns.median / faster.time_ns.median));
+  return sigma > 0 && apart >= kTie && apart < 2 * sigma;
 }
 
 std::string noise_note(const RunRecord& rep) {

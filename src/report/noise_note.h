@@ -10,9 +10,16 @@
 
 namespace iobench {
 
+/// Medians closer than this (the log of 1.10) are a tie, however quiet the machine: no
+/// conclusion rests on their order, as a sweep's knee counts only a 10% gain. The demo has
+/// such pairs (mmap and single-write 3% apart, stdio and writev 4-7%): with ties at 0% they
+/// gave a noise warning in 4 quiet runs of 4, at 5% in 1 of 5.
+inline constexpr double kTie = 0.09531;  // ln(1.10)
+
 /// Two rows, `faster` ranked first, whose medians are closer than the noise of their runs
 /// allows to tell apart: ln(slower / faster) under 2 σ of the log ratio (table_parts.h,
-/// Speedup), with at least one of them noisy. Without a noisy row a near tie is a real one.
+/// Speedup), with at least one of them noisy, and not a tie (kTie). Without a noisy row a
+/// near tie is a real one.
 bool rank_at_stake(const StrategyResult& faster, const StrategyResult& slower);
 
 /// "timings too noisy to rank stdio (±31%) against writev (±24%) in /tmp: the machine may be

@@ -15,6 +15,10 @@ namespace iobench {
 
 /// How a record is shown, handed to the renderers that present (the terminal table, the
 /// charts) and never stored with it: the commands decide it from the flags and the terminal.
+/// The text after a table: in full, each note cut to one line (a terminal shorter than the
+/// output), or none but the summary and failures (--brief).
+enum class Notes { kFull, kOneLine, kNone };
+
 struct Presentation {
   bool color = false;    // escape codes
   bool latency = false;  // --latency: the write calls' p50/p99/max columns, the latency chart
@@ -22,6 +26,7 @@ struct Presentation {
   bool live = false;
   SortOrder sort = SortOrder::kRegistry;
   std::size_t columns = 0;  // the width to fit; 0: no limit, as when piped
+  Notes notes = Notes::kFull;
 };
 
 std::string render_table(const RunRecord& record, const Presentation& presentation);
@@ -39,8 +44,8 @@ SyscallStats data_moved(const FileStats& file);
 /// the list (reporter.cc); --format, render() and the help read them from there.
 struct FormatInfo {
   OutputFormat format;
-  const char* name;                                    // --format NAME
-  const char* alias;                                   // another name it answers to, or nullptr
+  const char* name;   // --format NAME
+  const char* alias;  // another name it answers to, or nullptr
   std::string (*bench)(const RunRecord&, const Presentation&);  // a run's, compare's rows
   std::string (*trace)(const TraceRecord&) = nullptr;  // `iobench trace`'s, if it renders it
 };

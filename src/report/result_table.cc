@@ -246,9 +246,21 @@ std::string render_result_grid(const RunRecord& rep, const Presentation& pres,
 std::string render_result_footer(const RunRecord& rep, const Presentation& pres, const char* per,
                                  const std::vector<std::string>& failures) {
   std::string out = "\n";
-  out += reflow(render_provenance(rep, per), pres.columns);
+  if (pres.notes == Notes::kFull) {
+    out += reflow(render_provenance(rep, per), pres.columns);
+  } else if (pres.notes == Notes::kOneLine) {
+    // Each entry's first line: an entry's continuations are indented.
+    std::string entries = render_provenance(rep, per);
+    for (std::size_t at = 0; at < entries.size();) {
+      std::size_t end = at;
+      do end = entries.find('\n', end + 1);
+      while (end != std::string::npos && entries.compare(end + 1, 2, "  ") == 0);
+      out += first_line(entries.substr(at, end - at), pres.columns) + "\n";
+      at = end == std::string::npos ? entries.size() : end + 1;
+    }
+  }
   for (const auto& line : failures) out += wrap_lines(line, pres.columns) + "\n";
-  return out;
+  return out == "\n" ? "" : out;
 }
 
 }  // namespace iobench

@@ -24,8 +24,7 @@ NoteRow note_row(const StrategyResult& r) {
             .time_ns = r.time_ns.median,
             .cpu_ns = r.cpu_ns.median,
             .syscall_time_ns = std::nullopt};
-  if (syscall_time_measured(r))
-    n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
+  if (syscall_time_measured(r)) n.syscall_time_ns = static_cast<double>(*r.syscall_time_ns);
   return n;
 }
 
@@ -58,14 +57,20 @@ std::vector<std::string> footnotes(const RunRecord& rep) {
   return out;
 }
 
-/// The strategies' notes, then the result notes: each reflowed, dim.
+/// The strategies' notes, then the result notes: each reflowed (or cut to its first line,
+/// pres.notes), dim.
 std::string render_notes(const RunRecord& rep, const Presentation& pres,
                          const std::vector<ResultRow>& rows) {
+  if (pres.notes == Notes::kNone) return "";
   auto notes = footnotes(rep);
   for (auto& n : result_notes(rows)) notes.push_back(std::move(n));
   std::string out;
   if (!notes.empty()) out += "\n";
-  for (const auto& n : notes) out += paint(reflow(n, pres.columns), style::kDim, pres.color) + "\n";
+  for (const auto& n : notes) {
+    const std::string text =
+        pres.notes == Notes::kOneLine ? first_line(n, pres.columns) : reflow(n, pres.columns);
+    out += paint(text, style::kDim, pres.color) + "\n";
+  }
   return out;
 }
 
