@@ -11,6 +11,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "base/error.h"
 #include "cli/cli.h"
@@ -365,6 +366,20 @@ TEST(Grid, FirstLineCutsWithAnEllipsisOnlyWhenSomethingFollows) {
   const std::string cut = first_line(std::string(30, 'x') + " " + std::string(30, 'y'), 40);
   EXPECT_EQ(cut, std::string(30, 'x') + "…");
   EXPECT_LE(display_width(first_line("ααααα ααααα ααααα", 12)), 12u);
+}
+
+TEST(Cli, TheHeadingListsEveryOptionGivenButNotHowTheOutputLooks) {
+  const ProcessOutput out = iobench({"--lines", "2000", "--strategy", "buffered", "--runs", "3",
+                                     "--warmup", "0", "--sync", "end", "--line-length", "64",
+                                     "--no-trace", "--columns", "100", "--brief"});
+  ASSERT_EQ(out.status, 0) << out.err;
+  std::istringstream text(out.out);
+  std::string third;
+  for (int i = 0; i < 3; ++i) std::getline(text, third);
+  EXPECT_EQ(third,
+            "options: --lines 2000 --strategy buffered --runs 3 --warmup 0 --no-trace --sync end "
+            "--line-length 64")
+      << out.out;  // --columns and --brief say how it looks, not what was measured
 }
 
 TEST(Cli, BriefAndNotesTogetherAreAUsageError) {
