@@ -247,13 +247,17 @@ std::string first_line(const std::string& text, std::size_t width) {
   const std::string flowed = reflow(text, width);
   std::string line = flowed.substr(0, flowed.find('\n'));
   if (line.size() + 1 >= flowed.size()) return line;  // nothing after its first line
-  while (width > 0 && !line.empty() && display_width(line) + 1 > width) {
+  return (width > 0 ? cut_to_width(line, width - 1) : line) + "…";
+}
+
+std::string cut_to_width(std::string line, std::size_t width) {
+  while (display_width(line) > width && !line.empty()) {
     // Drop one whole code point: its continuation bytes, then its first byte.
     while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80)
       line.pop_back();
     if (!line.empty()) line.pop_back();
   }
-  return line + "…";
+  return line;
 }
 
 }  // namespace iobench

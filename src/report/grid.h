@@ -124,6 +124,8 @@ bool fits(const std::string& text, std::size_t width);
 /// (hand-wrapped notes become one paragraph), so the text reflows to any width; text that
 /// already fits is returned as it is.
 std::string reflow(const std::string& text, std::size_t width);
+/// `line` cut to at most `width` columns, whole code points dropped from its end.
+std::string cut_to_width(std::string line, std::size_t width);
 /// The first line `text` reflows to at `width` (0: its first line as written), ending in "…"
 /// when anything was cut: a note on a screen too short for every note.
 std::string first_line(const std::string& text, std::size_t width);

@@ -161,13 +161,7 @@ void Progress::draw_locked() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string line = fmt::format("iobench: {} · {:.1f} s", what_, elapsed);
   // A line wider than the terminal wraps, and \r would then erase only its last part.
-  const std::size_t width = terminal_width(STDERR_FILENO) - 1;
-  while (display_width(line) > width && !line.empty()) {
-    // Drop one whole code point: its continuation bytes, then its first byte.
-    while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80)
-      line.pop_back();
-    if (!line.empty()) line.pop_back();
-  }
+  line = cut_to_width(std::move(line), terminal_width(STDERR_FILENO) - 1);
   put("\r" + line + "\x1b[K");
   shown_ = true;
 }
