@@ -1,7 +1,10 @@
 /* The files of the kernel clock (syscall_clock.bpf.c, which includes this after struct
  * inflight, syscall_arg and name_file): each (process, fd, file) named by its dentries the
  * first time it is written to, and io_uring rings told apart as ptrace tells them
- * (tracer/session_files.cc). Part of that one program, not a program of its own. */
+ * (tracer/session_files.cc). Part of that one program, not a program of its own. The loops
+ * (a path's walk, a ring's SQEs) sit in global functions, which the verifier checks once
+ * each rather than once per path into them: 116,000 instructions walked at load became
+ * 32,000, and the load's 100-130 ms in the verifier 12-20 ms. */
 #ifndef IOBENCH_TRACER_BPF_FILE_NAMES_BPF_H
 #define IOBENCH_TRACER_BPF_FILE_NAMES_BPF_H
 
@@ -56,7 +59,9 @@ static __always_inline bool add_component(struct clock_file_name* n, struct dent
  * mountpoint in the parent mount, up to the namespace's root. Cannot see a chroot (the path
  * is from the namespace's root) nor an unlink (no " (deleted)"). Pseudo files (pipes,
  * sockets, anonymous inodes) keep their own dentry name only: user space names them. */
-static __always_inline void name_walk(struct clock_file_name* n, struct file* f) {
+__attribute__((noinline)) int name_walk(struct clock_file_name* n, __u64 file) {
+  struct file* f = (struct file*)file;
+  if (!n) return 0; /* a global function's pointer may be null, to the verifier */
   struct inode* inode = BPF_CORE_READ(f, f_inode);
   n->mode = BPF_CORE_READ(inode, i_mode);
   n->rdev = BPF_CORE_READ(inode, i_rdev);
@@ -68,24 +73,25 @@ static __always_inline void name_walk(struct clock_file_name* n, struct file* f)
   if (n->magic == CLOCK_ANON_MAGIC || n->magic == CLOCK_PIPE_MAGIC ||
       n->magic == CLOCK_SOCK_MAGIC) {
     add_component(n, d);
-    return;
+    return 0;
   }
   struct mount* m = (struct mount*)((char*)BPF_CORE_READ(f, f_path.mnt) -
                                     bpf_core_field_offset(struct mount, mnt));
   for (int i = 0; i < CLOCK_WALK_STEPS; ++i) {
     if (d == BPF_CORE_READ(m, mnt.mnt_root)) {
       struct mount* parent = BPF_CORE_READ(m, mnt_parent);
-      if (parent == m) return; /* the namespace's root: whole */
+      if (parent == m) return 0; /* the namespace's root: whole */
       d = BPF_CORE_READ(m, mnt_mountpoint);
       m = parent;
       continue;
     }
     struct dentry* up = BPF_CORE_READ(d, d_parent);
-    if (up == d) return; /* a root mounted nowhere we can see */
-    if (!add_component(n, d)) return;
+    if (up == d) return 0; /* a root mounted nowhere we can see */
+    if (!add_component(n, d)) return 0;
     d = up;
   }
   n->truncated = 1;
+  return 0;
 }
 
 /* Names the file of the call just ended, once per (process, fd, file). */
@@ -100,7 +106,7 @@ static __always_inline void name_once(const struct inflight* s, __u32 tgid) {
   const __u32 zero = 0;
   struct clock_file_name* n = bpf_map_lookup_elem(&name_scratch, &zero);
   if (!n) return;
-  name_walk(n, (struct file*)s->file);
+  name_walk(n, s->file);
   bpf_map_update_elem(&names, &nk, n, BPF_NOEXIST);
 }
 
@@ -130,30 +136,31 @@ static __always_inline bool is_stream(__u64 ino, __u32 dev) {
 
 /* Whether fd of the current task is what fd_kind.cc's kind_of_file calls kFile (a write
  * there counts): the same tests, on what the kernel holds. */
-static __always_inline bool is_counted_file(int fd) {
+__attribute__((noinline)) int is_counted_file(int fd) {
   struct task_struct* task = (struct task_struct*)bpf_get_current_task();
   struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
-  if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return false;
+  if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return 0;
   struct file** fds = BPF_CORE_READ(fdt, fd);
   struct file* f = 0;
   bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-  if (!f) return false;
+  if (!f) return 0;
   struct inode* inode = BPF_CORE_READ(f, f_inode);
   const __u32 mode = BPF_CORE_READ(inode, i_mode) & S_IFMT;
-  if (mode == 0 || mode == S_IFIFO || mode == S_IFSOCK) return false; /* anon, pipe, socket */
-  if (is_stream(BPF_CORE_READ(inode, i_ino), BPF_CORE_READ(inode, i_sb, s_dev))) return false;
+  if (mode == 0 || mode == S_IFIFO || mode == S_IFSOCK) return 0; /* anon, pipe, socket */
+  if (is_stream(BPF_CORE_READ(inode, i_ino), BPF_CORE_READ(inode, i_sb, s_dev))) return 0;
   if (mode == S_IFCHR) {
     const __u32 rdev = BPF_CORE_READ(inode, i_rdev);
     const __u32 major = rdev >> 20;
-    if (rdev == ((1u << 20) | 3u)) return false;                                  /* /dev/null */
-    if (major == 4 || major == 5 || (major >= 136 && major <= 143)) return false; /* terminal */
+    if (rdev == ((1u << 20) | 3u)) return 0;                                  /* /dev/null */
+    if (major == 4 || major == 5 || (major >= 136 && major <= 143)) return 0; /* terminal */
   }
-  return BPF_CORE_READ(f, f_mode) & CLOCK_FMODE_WRITE;
+  return (BPF_CORE_READ(f, f_mode) & CLOCK_FMODE_WRITE) != 0;
 }
 
 /* Whether the SQEs between the kernel's head and the program's tail hold a write to a file,
  * as ptrace reads them from the ring's fdinfo at the call's entry. */
-static __always_inline bool ring_submits_write(struct file* ring) {
+__attribute__((noinline)) int ring_submits_write(__u64 file) {
+  struct file* ring = (struct file*)file;
   struct io_ring_ctx* ctx = BPF_CORE_READ(ring, private_data);
   const __u32 head = BPF_CORE_READ(ctx, rings, sq.head);
   const __u32 tail = BPF_CORE_READ(ctx, rings, sq.tail);
@@ -197,7 +204,7 @@ static __always_inline void ring_check(struct inflight* s, struct pt_regs* regs,
   if (!s->file || s->tag != RING_TAG) return;
   struct clock_ring_id id = {.ino = s->ino, .dev = s->dev};
   if (!bpf_map_lookup_elem(&writing_rings, &id)) {
-    if (!ring_submits_write((struct file*)s->file)) return;
+    if (!ring_submits_write(s->file)) return;
     const __u8 one = 1;
     bpf_map_update_elem(&writing_rings, &id, &one, BPF_ANY);
   }

@@ -93,35 +93,23 @@ struct {
   __type(value, char[CLOCK_COMM_LEN]);
 } comms SEC(".maps");
 
-/* The number of significant bits of v, with shifts: clang 14 crashes on __builtin_clzll
- * when it targets BPF. */
+/* The number of significant bits of v, in arithmetic: clang 14 crashes on __builtin_clzll
+ * when it targets BPF, and a branch per step doubles the paths the verifier walks at each
+ * program load. Each step: s = k when v >= 2^k (v < 2^2k there), else 0. */
 static __always_inline __u32 bit_width(__u64 v) {
-  __u32 n = 0;
-  if (v >> 32) {
-    v >>= 32;
-    n += 32;
-  }
-  if (v >> 16) {
-    v >>= 16;
-    n += 16;
-  }
-  if (v >> 8) {
-    v >>= 8;
-    n += 8;
-  }
-  if (v >> 4) {
-    v >>= 4;
-    n += 4;
-  }
-  if (v >> 2) {
-    v >>= 2;
-    n += 2;
-  }
-  if (v >> 1) {
-    v >>= 1;
-    n += 1;
-  }
-  return n + (__u32)v;
+  __u64 n = 0, s;
+#define CLOCK_BIT_STEP(k)                                \
+  s = (((v >> (k)) + ((1ull << (k)) - 1)) >> (k)) * (k); \
+  v >>= s;                                               \
+  n += s;
+  CLOCK_BIT_STEP(32)
+  CLOCK_BIT_STEP(16)
+  CLOCK_BIT_STEP(8)
+  CLOCK_BIT_STEP(4)
+  CLOCK_BIT_STEP(2)
+  CLOCK_BIT_STEP(1)
+#undef CLOCK_BIT_STEP
+  return (__u32)(n + v);
 }
 
 /* LatencyHistogram::bucket, the same arithmetic. */
@@ -158,18 +146,19 @@ static __always_inline long syscall_arg(struct pt_regs* regs, int i, bool compat
 }
 
 /* The inode behind fd in the current task, so the file is known after the process is gone. */
-static __always_inline void name_file(struct inflight* s, int fd) {
+__attribute__((noinline)) int name_file(struct inflight* s, int fd) {
+  if (!s) return 0; /* a global function's pointer may be null, to the verifier */
   struct task_struct* task = (struct task_struct*)bpf_get_current_task();
   struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
   s->ino = 0;
   s->dev = 0;
   s->tag = 0;
   s->file = 0;
-  if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return;
+  if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return 0;
   struct file** fds = BPF_CORE_READ(fdt, fd);
   struct file* f = 0;
   bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-  if (!f) return;
+  if (!f) return 0;
   struct inode* inode = BPF_CORE_READ(f, f_inode);
   s->ino = BPF_CORE_READ(inode, i_ino);
   s->dev = BPF_CORE_READ(inode, i_sb, s_dev);
@@ -179,6 +168,7 @@ static __always_inline void name_file(struct inflight* s, int fd) {
     const unsigned char* name = BPF_CORE_READ(f, f_path.dentry, d_name.name);
     bpf_probe_read_kernel_str(&s->tag, sizeof(s->tag), name);
   }
+  return 0;
 }
 
 #include "file_names.bpf.h"
