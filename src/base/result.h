@@ -116,8 +116,12 @@ struct PtraceDetails {
 /// What one traced run saw. `available` is false when the backend was refused.
 /// What only the bpf backend fills: the clock's bias it took out of every call.
 struct BpfDetails {
-  std::int64_t bias_ns = 0;         // kernel interval less a null call's untraced cost; may be < 0
+  // A write-family call's: kernel interval less the untraced cost of a small write; may be < 0.
+  std::int64_t bias_ns = 0;
   std::int64_t bias_spread_ns = 0;  // half the interquartile range over its stretches
+  // Any other call's (--trace-all), measured on a null call (getppid).
+  std::int64_t other_bias_ns = 0;
+  std::int64_t other_bias_spread_ns = 0;
   // What the programs cost a traced call, as its caller sees it (traced less untraced time of
   // a null call), and its spread: taken out of the traced run's own time for "% of time".
   std::int64_t call_cost_ns = 0;

@@ -1,10 +1,13 @@
-// The kernel clock's bias and cost, measured on a null syscall in this very process:
-// traced and untraced stretches alternated, so a change of the host's speed moves both.
+// The kernel clock's bias and cost, measured on a null syscall and a small write in this very
+// process: each traced stretch between two untraced ones, and a stretch whose two untraced
+// sides disagree (the host's speed changed inside it: this VM's flips between two levels on
+// 10 ms-1 s timescales) left out of the bias.
 #include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "base/capabilities.h"
@@ -41,6 +44,11 @@ struct Spread {
   double median = 0, half_iqr = 0;
 };
 
+/// Untraced stretches either side of a traced one agree: within 5% of each other.
+bool agree(double before, double after) {
+  return std::abs(after - before) <= 0.05 * (after + before) / 2;
+}
+
 Spread spread_of(std::vector<double> v) {
   if (v.empty()) return {};
   std::sort(v.begin(), v.end());
@@ -65,14 +73,16 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
 BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch) {
   const int key = kBiasCall;
   loader.track(::getpid());
-  std::vector<double> kernel, untraced, bias, overhead, write_overhead, own, write_own;
+  std::vector<double> kernel, untraced, bias, overhead, own;
+  std::vector<double> write_bias, write_overhead, write_own;
+  std::vector<double> all_bias, all_write_bias;  // every stretch: if none agreed
   // The write family's cost, where the program times write per file as a run's writes are.
   const UniqueFd null((loader.rodata().flags[SYS_write] & CLOCK_PER_FILE) != 0
                           ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
                           : -1);
   (void)time_getppid(calls_per_stretch);  // warm: the first stretch pays for cold caches
   for (int i = 0; i < stretches; ++i) {
-    // Detached for the untraced stretch: while attached, every task takes the slow path.
+    // Detached for the untraced stretches: while attached, every task takes the slow path.
     const double u = time_getppid(calls_per_stretch);
     const double uw = null ? time_write(null.get(), calls_per_stretch) : 0;
     const clock_stat before = loader.stat(key), write_before = loader.stat(SYS_write);
@@ -80,26 +90,41 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
     const double t = time_getppid(calls_per_stretch);
     const double tw = null ? time_write(null.get(), calls_per_stretch) : 0;
     loader.detach();
+    const double uw_after = null ? time_write(null.get(), calls_per_stretch) : 0;
+    const double u_after = time_getppid(calls_per_stretch);
     const clock_stat after = loader.stat(key), write_after = loader.stat(SYS_write);
     if (null && write_after.timed > write_before.timed) {
-      write_overhead.push_back(tw - uw);
-      write_own.push_back(static_cast<double>(write_after.own_ns - write_before.own_ns) /
-                          static_cast<double>(write_after.timed - write_before.timed));
+      const auto timed = static_cast<double>(write_after.timed - write_before.timed);
+      const double untraced_w = (uw + uw_after) / 2;
+      const double b =
+          static_cast<double>(write_after.total_ns - write_before.total_ns) / timed - untraced_w;
+      all_write_bias.push_back(b);
+      if (agree(uw, uw_after)) {
+        write_bias.push_back(b);
+        write_overhead.push_back(tw - untraced_w);
+        write_own.push_back(static_cast<double>(write_after.own_ns - write_before.own_ns) /
+                            timed);
+      }
     }
     const auto timed = static_cast<double>(after.timed - before.timed);
     if (timed <= 0) continue;
     const double k = static_cast<double>(after.total_ns - before.total_ns) / timed;
+    const double untraced_g = (u + u_after) / 2;
+    all_bias.push_back(k - untraced_g);
+    if (!agree(u, u_after)) continue;
     kernel.push_back(k);
-    untraced.push_back(u);
-    bias.push_back(k - u);
-    overhead.push_back(t - u);
+    untraced.push_back(untraced_g);
+    bias.push_back(k - untraced_g);
+    overhead.push_back(t - untraced_g);
     own.push_back(static_cast<double>(after.own_ns - before.own_ns) / timed);
   }
   loader.untrack(::getpid());
-  const Spread b = spread_of(bias), o = spread_of(overhead);
-  const Spread w = null ? spread_of(write_overhead) : o;
+  const bool any = !bias.empty(), any_write = !write_bias.empty();
+  const Spread b = spread_of(any ? bias : all_bias), o = spread_of(overhead);
   const Spread n = spread_of(own);
-  const Spread wn = null ? spread_of(write_own) : n;
+  const Spread wb = null ? spread_of(any_write ? write_bias : all_write_bias) : b;
+  const Spread w = null && any_write ? spread_of(write_overhead) : o;
+  const Spread wn = null && any_write ? spread_of(write_own) : n;
   return {.bias_ns = b.median,
           .bias_spread_ns = b.half_iqr,
           .overhead_ns = o.median,
@@ -108,9 +133,12 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
           .write_overhead_spread_ns = w.half_iqr,
           .own_ns = n.median,
           .write_own_ns = wn.median,
+          .write_bias_ns = wb.median,
+          .write_bias_spread_ns = wb.half_iqr,
           .kernel_ns = spread_of(kernel).median,
           .untraced_ns = spread_of(untraced).median,
-          .stretches = static_cast<int>(bias.size())};
+          .stretches = static_cast<int>(any ? bias.size() : all_bias.size()),
+          .write_stretches = static_cast<int>(any_write ? write_bias.size() : all_write_bias.size())};
 }
 
 }  // namespace iobench::tracing

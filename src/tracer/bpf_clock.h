@@ -131,9 +131,15 @@ struct BpfBias {
   // each overhead measured in a run too, where it tells how fast the host ran then.
   double own_ns = 0;
   double write_own_ns = 0;
+  // The bias measured on that write instead of getppid: what a write-family call's interval
+  // holds of the programs and misses of the call (the path to the file, the cache lines the
+  // programs evict from it), nearer to it than a null call's.
+  double write_bias_ns = 0;
+  double write_bias_spread_ns = 0;
   double kernel_ns = 0;    // the kernel interval of getppid (median)
   double untraced_ns = 0;  // getppid untraced (median)
-  int stretches = 0;
+  int stretches = 0;        // kept for getppid: their untraced sides agreed (all, if none did)
+  int write_stretches = 0;  // the same for the write
 };
 /// Runs children under the kernel clock. The program is loaded on the first run (most of the
 /// start-up cost: libbpf reading the kernel's BTF) and kept; each run attaches it, counts from

@@ -44,8 +44,18 @@ std::int64_t per_call_ci95_ns(std::uint64_t calls, double spread_ns, int stretch
   return std::llround(1.96 * se_median * static_cast<double>(calls));
 }
 
-std::int64_t bias_ci95_ns(std::uint64_t calls, const BpfBias& bias) {
-  return per_call_ci95_ns(calls, bias.bias_spread_ns, bias.stretches);
+/// The bias taken out of each call of one syscall: a write-family call's is measured on a
+/// write (bpf_bias.cc), whose path through the kernel and the programs is nearer to it.
+struct CallBias {
+  double ns = 0, spread_ns = 0;
+  int stretches = 0;
+};
+
+CallBias bias_of(int nr, bool compat, const BpfBias& bias) {
+  const SyscallInfo* info = info_of(nr, compat);
+  if (info != nullptr && info->write_family)
+    return {bias.write_bias_ns, bias.write_bias_spread_ns, bias.write_stretches};
+  return {bias.bias_ns, bias.bias_spread_ns, bias.stretches};
 }
 
 /// What every aggregate (syscall, file, process) holds, before it becomes SyscallStats.
@@ -54,7 +64,7 @@ struct Totals {
   std::int64_t total_ns = 0;
 };
 
-SyscallStats stats_of(const Totals& t, TraceMode mode, const BpfBias& bias) {
+SyscallStats stats_of(const Totals& t, TraceMode mode, const CallBias& bias) {
   SyscallStats out;
   out.calls = t.calls;
   if (mode != TraceMode::kTiming) return out;  // as ptrace's count mode: calls only
@@ -62,9 +72,9 @@ SyscallStats stats_of(const Totals& t, TraceMode mode, const BpfBias& bias) {
   out.bytes = t.bytes;
   out.timed_calls = t.calls;  // every call timed; one that never returned has no interval
   out.returns_unknown = t.timed == 0;
-  const double taken = bias.bias_ns * static_cast<double>(t.timed);
+  const double taken = bias.ns * static_cast<double>(t.timed);
   out.time_ns = std::max<std::int64_t>(0, t.total_ns - std::llround(taken));
-  out.time_ci95_ns = bias_ci95_ns(t.timed, bias);
+  out.time_ci95_ns = per_call_ci95_ns(t.timed, bias.spread_ns, bias.stretches);
   return out;
 }
 
@@ -100,7 +110,11 @@ const std::string* fdless_key(int nr, bool compat) {
   return info->fd_arg == kFdsInIocbs ? &iocbs : &no_fd;
 }
 
-using ByName = std::map<std::string, Totals>;
+struct ByCall {
+  Totals totals;
+  CallBias bias;
+};
+using ByName = std::map<std::string, ByCall>;
 
 /// The run's files, or (with `only`) one process's part of them.
 std::vector<FileStats> files_of(const BpfClockRun& run, TraceMode mode, const BpfBias& bias,
@@ -109,19 +123,24 @@ std::vector<FileStats> files_of(const BpfClockRun& run, TraceMode mode, const Bp
   std::map<std::string, ByName> by_file;
   for (const BpfFileStats& f : run.files) {
     if (only && f.tgid != *only) continue;
-    add(by_file[file_key_of(f, streams)][syscall_name(f.nr, f.compat)], f.calls, f.calls, f.errors,
-        f.bytes, f.total_ns);
+    add(by_file[file_key_of(f, streams)][syscall_name(f.nr, f.compat)].totals, f.calls, f.calls,
+        f.errors, f.bytes, f.total_ns);
+    by_file[file_key_of(f, streams)][syscall_name(f.nr, f.compat)].bias =
+        bias_of(f.nr, f.compat, bias);
   }
   for (const BpfProcessStats& p : run.processes) {
     if (only && p.tgid != *only) continue;
     if (const std::string* key = fdless_key(p.nr, p.compat))
-      add(by_file[*key][syscall_name(p.nr, p.compat)], p.calls, p.timed, p.errors, p.bytes,
-          p.total_ns);
+    {
+      ByCall& call = by_file[*key][syscall_name(p.nr, p.compat)];
+      add(call.totals, p.calls, p.timed, p.errors, p.bytes, p.total_ns);
+      call.bias = bias_of(p.nr, p.compat, bias);
+    }
   }
   std::vector<FileStats> out;
   for (const auto& [key, calls] : by_file) {
     FileStats file{.path = key, .syscalls = {}, .kind = FdKind::kFile};
-    for (const auto& [name, t] : calls) file.syscalls[name] = stats_of(t, mode, bias);
+    for (const auto& [name, c] : calls) file.syscalls[name] = stats_of(c.totals, mode, c.bias);
     out.push_back(std::move(file));
   }
   split_file_keys(out);
@@ -141,7 +160,8 @@ std::vector<ProcessStats> processes_of(const BpfClockRun& run, TraceMode mode,
     }
     Totals t;
     add(t, p.calls, p.timed, p.errors, p.bytes, p.total_ns);
-    out.back().syscalls[syscall_name(p.nr, p.compat)] = stats_of(t, mode, bias);
+    out.back().syscalls[syscall_name(p.nr, p.compat)] =
+        stats_of(t, mode, bias_of(p.nr, p.compat, bias));
   }
   return out;
 }
@@ -156,9 +176,10 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   for (const BpfSyscallStats& s : run.syscalls) {
     Totals t;
     add(t, s.calls, s.timed, s.errors, s.bytes, s.total_ns);
-    SyscallStats& out = r.syscalls[syscall_name(s.nr, s.compat)] = stats_of(t, mode, bias);
+    const CallBias b = bias_of(s.nr, s.compat, bias);
+    SyscallStats& out = r.syscalls[syscall_name(s.nr, s.compat)] = stats_of(t, mode, b);
     if (mode == TraceMode::kTiming && s.latency && s.latency->weight() > 0)
-      out.latency = latency_of(*s.latency, bias.bias_ns);
+      out.latency = latency_of(*s.latency, b.ns);
   }
   r.files = files_of(run, mode, bias, run.streams);
   r.processes = processes_of(run, mode, bias);
@@ -189,8 +210,10 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
     r.tracing_cost_ci95_ns = std::llround(ci);
   }
   if (mode == TraceMode::kTiming)
-    r.bpf = BpfDetails{.bias_ns = std::llround(bias.bias_ns),
-                       .bias_spread_ns = std::llround(bias.bias_spread_ns),
+    r.bpf = BpfDetails{.bias_ns = std::llround(bias.write_bias_ns),
+                       .bias_spread_ns = std::llround(bias.write_bias_spread_ns),
+                       .other_bias_ns = std::llround(bias.bias_ns),
+                       .other_bias_spread_ns = std::llround(bias.bias_spread_ns),
                        .call_cost_ns = std::llround(bias.overhead_ns),
                        .call_cost_spread_ns = std::llround(bias.overhead_spread_ns)};
   return r;

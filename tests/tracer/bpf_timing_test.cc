@@ -48,7 +48,11 @@ TEST(BpfTiming, MeasuresItsBiasAndCostOnANullSyscall) {
       "getppid: untraced %.0f ns, kernel interval %.0f ns, bias %.0f ± %.0f ns, "
       "cost to the caller %.0f ± %.0f ns\n",
       b.untraced_ns, b.kernel_ns, b.bias_ns, b.bias_spread_ns, b.overhead_ns, b.overhead_spread_ns);
-  EXPECT_EQ(b.stretches, 8);
+  // Kept: the stretches whose untraced sides agreed (bpf_bias.cc), all 8 if none did.
+  EXPECT_GE(b.stretches, 1);
+  EXPECT_LE(b.stretches, 8);
+  EXPECT_GE(b.write_stretches, 1);  // the write family's bias, on /dev/null
+  EXPECT_LE(b.write_stretches, 8);
   EXPECT_GT(b.kernel_ns, 0);
   EXPECT_GT(b.untraced_ns, 0);
   EXPECT_GT(b.overhead_ns, 0);  // the programs cost the traced call something

@@ -1,16 +1,18 @@
 // iobench-bpf-clock: the kernel clock (src/tracer/bpf_clock.h) from a shell, for
 // tools/bpf_accuracy.sh and for trying it before it is a --tracer backend.
-//   iobench-bpf-clock accuracy PATH N STRETCHES  one-line writes to PATH: kernel ns/write of a
+//   iobench-bpf-clock accuracy PATH N PAIRS      one-line writes to PATH: kernel ns/write of a
 //                                                traced child (all, and on CPU) vs CPU
 //                                                ns/write self-timed untraced here, and the
 //                                                traced child's own, alternated, one line each
 //   iobench-bpf-clock bias [STRETCHES]           the clock's bias and cost on getppid
 //   iobench-bpf-clock run PROGRAM [ARGS...]      per-syscall totals of PROGRAM's tree
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -20,6 +22,7 @@
 
 #include "base/monotonic_clock.h"
 #include "base/unique_fd.h"
+#include "tracer/bpf_backend.h"
 #include "tracer/bpf_clock.h"
 #include "tracer/syscalls.h"
 
@@ -41,6 +44,19 @@ double write_lines(const std::string& path, int n) {
   const std::int64_t end = iobench::thread_cpu_ns();
   ::close(fd);
   return static_cast<double>(end - start) / n;
+}
+
+/// write_lines in a forked child, as the traced side runs: a new process on both sides.
+double untraced_child(const std::string& path, int n) {
+  iobench::SharedMapping<double> ns;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    *ns.get() = write_lines(path, n);
+    ::_exit(0);
+  }
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
+  return *ns.get();
 }
 
 BpfClock write_clock() {
@@ -67,25 +83,40 @@ double on_cpu_ns_per_write(const BpfClockRun& run) {
   return -1;
 }
 
-int accuracy(const std::string& path, int n, int stretches) {
+int accuracy(const std::string& path, int n, int pairs) {
+  // One CPU for both sides (the traced child inherits it): two CPUs of a VM can run at two
+  // speeds at once (a sibling busy on the host), which no comparison across them survives.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(::sched_getcpu(), &one);
+  if (::sched_setaffinity(0, sizeof(one), &one) != 0) std::perror("sched_setaffinity");
   BpfClock clock = write_clock();
-  const iobench::tracing::BpfBias bias = clock.bias(10, 20000);  // the same program
-  std::printf("bias %.0f ± %.0f ns (getppid: kernel %.0f, untraced %.0f), cost %.0f ns/call\n",
+  const iobench::tracing::BpfBias bias = iobench::bias_beside_run(clock);  // as iobench does
+  std::printf("bias %.0f ± %.0f ns (getppid: kernel %.0f, untraced %.0f; %d stretches), "
+              "cost %.0f ns/call, write bias %.0f ± %.0f ns (%d stretches)\n",
               bias.bias_ns, bias.bias_spread_ns, bias.kernel_ns, bias.untraced_ns,
-              bias.overhead_ns);
-  for (int i = 0; i < stretches; ++i) {
-    const double untraced = write_lines(path, n);
+              bias.stretches, bias.overhead_ns, bias.write_bias_ns, bias.write_bias_spread_ns,
+              bias.write_stretches);
+  // Short stretches, the traced one between two untraced ones, each in a new child as a
+  // traced run is: this VM's speed flips between two levels on 10 ms-1 s timescales, and a
+  // triple whose untraced stretches disagree straddled a flip (the script leaves it out).
+  for (int i = 0; i < pairs; ++i) {
+    const double before = untraced_child(path, n);
     iobench::SharedMapping<double> traced_self;  // the traced child's own CPU ns/write
     const BpfClockRun run = clock.run([&] {
       *traced_self.get() = write_lines(path, n);
       return *traced_self.get() > 0 ? 0 : 1;
     });
+    const double after = untraced_child(path, n);
+    const double untraced = (before + after) / 2;
     const double kernel = kernel_ns_per_write(run), on_cpu = on_cpu_ns_per_write(run);
     // Ratios on CPU: the untraced side is CPU time, which leaves a wait out.
-    std::printf(
-        "%d bpf %.0f on_cpu %.0f untraced %.0f ratio %.3f corrected %.3f traced_self %.0f\n", i,
-        kernel, on_cpu, untraced, on_cpu / untraced, (on_cpu - bias.bias_ns) / untraced,
-        *traced_self.get());
+    // corrected: as iobench reports a write (the write family's bias taken out).
+    std::printf("%d bpf %.0f on_cpu %.0f untraced %.0f ratio %.3f corrected %.3f spread %.3f"
+                " traced_self %.0f\n",
+                i, kernel, on_cpu, untraced, on_cpu / untraced,
+                (on_cpu - bias.write_bias_ns) / untraced, std::abs(after - before) / untraced,
+                *traced_self.get());
     std::fflush(stdout);
   }
   return 0;
@@ -145,6 +176,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(stderr,
-               "usage: iobench-bpf-clock accuracy PATH N STRETCHES | bias [N] | run PROGRAM...\n");
+               "usage: iobench-bpf-clock accuracy PATH N PAIRS | bias [N] | run PROGRAM...\n");
   return 2;
 }
