@@ -169,6 +169,10 @@ struct TraceResult {
   // stops also slow the program's own code, by an amount nothing measures) or in count mode.
   std::optional<std::int64_t> tracing_cost_ns;
   std::int64_t tracing_cost_ci95_ns = 0;
+  // How long the traced program's main thread was runnable but had no CPU (preempted by a
+  // build, say), when the backend can tell (bpf): off the run's wall time with the cost, so
+  // that "% of time" compares time on and waiting in calls with the same of the run.
+  std::optional<std::int64_t> cpu_wait_ns;
   std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
   std::optional<BpfDetails> bpf;        // set by the bpf backend alone, in timing mode
   // --cross-check alone (tracer/cross_check.h)

@@ -212,6 +212,7 @@ json result_json(const StrategyResult& r) {
       {"timed_calls", nullptr},
       {"syscall_share", optional_json(r.syscall_share)},
       {"tracing_cost_ns", r.trace ? optional_json(r.trace->tracing_cost_ns) : json(nullptr)},
+      {"cpu_wait_ns", r.trace ? optional_json(r.trace->cpu_wait_ns) : json(nullptr)},
       {"latency_ns", nullptr},
       {"trace_backend", r.trace ? json(r.trace->backend) : json(nullptr)},
       {"syscall_time_unavailable", nullptr},

@@ -299,7 +299,8 @@ std::string render_provenance(const RunRecord& rep, const char* per) {
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
     if (share_over_traced_run(rep))
       out += "% of time: " + share_definition(rep) +
-             "\n  (its cost per call, measured beside the run): one run, one clock.\n";
+             "\n  (its cost per call, measured beside the run) and its waits for a CPU: one run,"
+             " one clock.\n";
     if (commands)
       out +=
           "write calls: data writes (write, writev, pwrite*...) to any file but stdout, stderr,\n"

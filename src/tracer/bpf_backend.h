@@ -42,7 +42,7 @@ inline constexpr BackendTraits kBpfTraits{
 
 /// The syscall table the kernel clock's results are named by (both ABIs), built once.
 const tracing::SyscallTable& bpf_syscall_table();
-/// The clock's bias beside a run: 4 stretches of 5,000 calls each way, ~15 ms.
+/// The clock's bias beside a run: 8 stretches of 2,500 calls each way, ~50 ms.
 tracing::BpfBias bias_beside_run(tracing::BpfClock& clock);
 
 /// Why --tracer bpf cannot run here, in one line (bpf_clock_unavailable_reason()); empty
@@ -56,7 +56,8 @@ class BpfBackend final : public CountingBackend {
   BpfBackend(const BpfBackend&) = delete;
   BpfBackend& operator=(const BpfBackend&) = delete;
 
-  /// BpfClock::run, then the clock's bias (a few short getppid stretches) in timing mode.
+  /// BpfClock::run, then the clock's bias (short getppid and write stretches) in timing mode:
+  /// measured anew beside a run of 10,000 calls or more, else the last run's.
   /// Throws Error when the program does not load.
   TraceResult run(const std::function<int()>& child_main,
                   std::optional<std::chrono::nanoseconds> timeout = std::nullopt) override;

@@ -289,6 +289,7 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   run.syscalls = collect_syscalls(loader, loader.rodata(), reported_);
   run.files = collect_files(loader);
   run.processes = collect_processes(loader, reported_);
+  run.waited_ns = loader.waited_ns(pid);
   for (const BpfProcessStats& p : run.processes)
     if (!run.comms.count(p.tgid)) run.comms[p.tgid] = loader.comm(p.tgid);
   run.timings.read_ms = ms_since(t);

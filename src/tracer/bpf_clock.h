@@ -105,6 +105,7 @@ struct BpfClockRun {
   int status = 0;  // the main child's raw wait status
   bool timed_out = false;
   std::int64_t wall_ns = 0;               // release to the main child's exit
+  std::int64_t waited_ns = -1;  // the main child's leader waiting for a CPU; -1 unknown
   std::vector<BpfSyscallStats> syscalls;  // those with calls > 0, by ABI then number
   std::vector<BpfFileStats> files;
   std::vector<BpfProcessStats> processes;  // the syscalls asked for only, by tgid then key

@@ -140,6 +140,7 @@ void BpfLoader::reset() {
   clear_hash<clock_file_key>(bpf_map__fd(maps.names));
   clear_hash<clock_proc_key>(bpf_map__fd(maps.procs));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.comms));
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.waits));
   clear_hash<clock_ring_id>(bpf_map__fd(maps.writing_rings));
   zero_per_cpu<clock_stat>(bpf_map__fd(maps.stats), CLOCK_KEYS);
   zero_per_cpu<clock_hist>(bpf_map__fd(maps.hists), CLOCK_HIST_SLOTS);
@@ -225,6 +226,13 @@ std::string BpfLoader::comm(pid_t tgid) const {
   return comm;
 }
 
+std::int64_t BpfLoader::waited_ns(pid_t tgid) const {
+  const auto key = static_cast<std::uint32_t>(tgid);
+  std::uint64_t ns = 0;
+  if (bpf_map_lookup_elem(bpf_map__fd(impl_->skel->maps.waits), &key, &ns) != 0) return -1;
+  return static_cast<std::int64_t>(ns);
+}
+
 #else  // built without the kernel clock
 
 struct BpfLoader::Impl {};
@@ -250,6 +258,7 @@ void BpfLoader::for_each_name(
 void BpfLoader::for_each_process(
     const std::function<void(const clock_proc_key&, const clock_proc_stat&)>&) const {}
 std::string BpfLoader::comm(pid_t) const { return {}; }
+std::int64_t BpfLoader::waited_ns(pid_t) const { return -1; }
 
 #endif
 

@@ -67,6 +67,10 @@ class BpfLoader {
       const std::function<void(const clock_proc_key&, const clock_proc_stat&)>& f) const;
   /// The comm of process `tgid` when it ended; empty if it was not seen ending.
   std::string comm(pid_t tgid) const;
+  /// How long process `tgid`'s leader thread was runnable but off a CPU (preempted, in a
+  /// call or in user space) from its first traced call to the end of its last; -1 if it was
+  /// not seen exiting.
+  std::int64_t waited_ns(pid_t tgid) const;
 
  private:
   struct Impl;

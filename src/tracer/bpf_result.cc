@@ -207,6 +207,7 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
       ci += static_cast<double>(per_call_ci95_ns(s.calls, spread * speed, bias.stretches));
     }
     r.tracing_cost_ns = std::llround(cost);
+    if (run.waited_ns >= 0) r.cpu_wait_ns = run.waited_ns;
     r.tracing_cost_ci95_ns = std::llround(ci);
   }
   if (mode == TraceMode::kTiming)

@@ -48,6 +48,10 @@ struct inflight {
   __u32 fflags;      /* clock_file_key.flags */
   __u32 active;      /* between enter and exit of a traced call */
   __u32 off_preempt; /* off_at was a preemption, not a wait */
+  __u64 waited_ns;   /* runnable but off CPU, in calls or not: the thread's wait for a CPU */
+  __u64 waited_last; /* waited_ns at its last traced call's exit: none of its exit's waits */
+  __u32 off_runnable; /* off_at left it runnable (preempted, in a call or in user space) */
+  __u32 pad;
 };
 
 struct {
@@ -92,6 +96,17 @@ struct {
   __type(key, __u32);
   __type(value, char[CLOCK_COMM_LEN]);
 } comms SEC(".maps");
+
+/* tgid -> its leader thread's inflight.waited_last when it exits: the time the main thread
+ * of a run waited for a CPU from its first traced call to the end of its last, which user
+ * space takes off the run's wall time ("% of time"). The waits before and after (a
+ * preemption in exit) are left out: the run's time does not hold them. */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 8192);
+  __type(key, __u32);
+  __type(value, __u64);
+} waits SEC(".maps");
 
 /* The number of significant bits of v, in arithmetic: clang 14 crashes on __builtin_clzll
  * when it targets BPF, and a branch per step doubles the paths the verifier walks at each
@@ -303,6 +318,7 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
     if (h) __sync_fetch_and_add(&h->buckets[b], 1);
   }
   if (flags & CLOCK_PER_FILE) add_file(s, pid_tgid >> 32, ret, ns, moves);
+  s->waited_last = s->waited_ns;
   /* The programs' own time for this call, enter's and ours: taken off the run's time in user
    * space, so that "% of time" rests on what tracing cost this run, not another stretch. */
   if (st) __sync_fetch_and_add(&st->own_ns, s->own_ns + (bpf_ktime_get_ns() - now));
@@ -313,25 +329,31 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
  * the kernel) is the call's own time and stays in, counted apart so that user space can
  * also tell the call's time on CPU. */
 SEC("raw_tp/sched_switch")
-int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_struct* next) {
+int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
+             unsigned int prev_state) {
   __u64 now = 0;
   const __u32 prev_pid = BPF_CORE_READ(prev, pid);
   struct inflight* out = bpf_map_lookup_elem(&inflight, &prev_pid);
-  if (out && out->active && out->start_ns) {
+  /* Still runnable (state 0): preempted at a return to user space has preempt false. */
+  const bool runnable = preempt || prev_state == 0;
+  if (out && ((out->active && out->start_ns) || runnable)) {
     now = bpf_ktime_get_ns();
     out->off_at = now;
     out->off_preempt = preempt;
+    out->off_runnable = runnable;
   }
   const __u32 next_pid = BPF_CORE_READ(next, pid);
   struct inflight* s = bpf_map_lookup_elem(&inflight, &next_pid);
   if (s && s->off_at) {
+    if (!now) now = bpf_ktime_get_ns();
+    const __u64 off = now - s->off_at;
     if (s->active && s->start_ns) {
-      if (!now) now = bpf_ktime_get_ns();
       if (s->off_preempt)
-        s->preempted_ns += now - s->off_at;
+        s->preempted_ns += off;
       else
-        s->blocked_ns += now - s->off_at;
+        s->blocked_ns += off;
     }
+    if (s->off_runnable) s->waited_ns += off;
     s->off_at = 0;
   }
   return 0;
@@ -354,6 +376,10 @@ int BPF_PROG(clock_exit_task, struct task_struct* task) {
   const __u32 tgid = BPF_CORE_READ(task, tgid);
   if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
   const __u32 tid = BPF_CORE_READ(task, pid);
+  if (tid == tgid) {
+    const struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
+    if (s) bpf_map_update_elem(&waits, &tgid, &s->waited_last, BPF_ANY);
+  }
   bpf_map_delete_elem(&inflight, &tid);
   /* do_exit decrements signal->live before this tracepoint: 0 means the last thread. */
   if (BPF_CORE_READ(task, signal, live.counter) == 0) {
