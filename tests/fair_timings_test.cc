@@ -2,11 +2,14 @@
 // warning. The planning and the judgement are pure functions, tested on made-up samples; the
 // real binary shows the same in its JSON.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 
 #include "run/noise.h"
 #include "run/run_plan.h"
@@ -149,6 +152,33 @@ TEST(FairTimings, ExplicitRunsAreExactAndAutoGivesFastRowsMore) {
   }
   // Formatting 10 lines takes far less than 0.2 s / 5: the fast row gets more samples.
   EXPECT_GT(automatic["results"][0]["time_ns"]["samples"].size(), 5u);
+}
+
+TEST(FairTimings, AStrategysWaitForACpuIsMeasuredAndLeftOutOfItsShareBase) {
+  // iobench and its children on this one CPU, beside a spinning thread of ours.
+  cpu_set_t one, old;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof(old), &old), 0);
+  CPU_ZERO(&one);
+  CPU_SET(::sched_getcpu(), &one);
+  ASSERT_EQ(::sched_setaffinity(0, sizeof(one), &one), 0);
+  std::atomic<bool> stop{false};
+  std::thread spinner([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  ScratchDir dir;
+  ProcessOutput r = iobench({"--lines", "50000", "--strategy", "unbuffered", "--no-trace",
+                             "--runs", "3", "--format", "json", "--dir", dir.path()});
+  stop = true;
+  spinner.join();
+  ::sched_setaffinity(0, sizeof(old), &old);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto row = nlohmann::json::parse(r.out)["results"][0];
+  ASSERT_TRUE(row["time_less_cpu_waits_ns"].is_number()) << row;
+  const double wall = row["time_ns"]["median"], unwaited = row["time_less_cpu_waits_ns"];
+  // Sharing its CPU with the spinner, the strategy waits for it about half its wall time.
+  EXPECT_LT(unwaited, 0.8 * wall);
+  EXPECT_GT(unwaited, 0.1 * wall);
 }
 
 }  // namespace

@@ -196,6 +196,11 @@ struct StrategyResult {
   std::vector<int> run_order;
   bool noisy = false;  // the samples vary too much to trust the median (noise.h)
   Stats cpu_ns;        // user + sys from wait4, untraced runs
+  // Median over the untraced runs of time_ns less the time the strategy's thread waited
+  // for a CPU (schedstat, read around its timed section); unset where not every run could
+  // tell (a command's runs). "% of time" under ptrace is over this: on a busy machine
+  // others' work filled 35% of the wall time of a row that is nearly all syscalls.
+  std::optional<std::int64_t> time_less_cpu_waits_ns;
   std::uint64_t minor_faults = 0, major_faults = 0;    // medians over untraced runs
   std::uint64_t voluntary_cs = 0, involuntary_cs = 0;  // medians over untraced runs
   std::optional<TraceResult> trace;                    // the one traced run, when there was one

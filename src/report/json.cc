@@ -212,6 +212,7 @@ json result_json(const StrategyResult& r) {
       {"timed_calls", nullptr},
       {"syscall_share", optional_json(r.syscall_share)},
       {"tracing_cost_ns", r.trace ? optional_json(r.trace->tracing_cost_ns) : json(nullptr)},
+      {"time_less_cpu_waits_ns", optional_json(r.time_less_cpu_waits_ns)},
       {"cpu_wait_ns", r.trace ? optional_json(r.trace->cpu_wait_ns) : json(nullptr)},
       {"latency_ns", nullptr},
       {"trace_backend", r.trace ? json(r.trace->backend) : json(nullptr)},

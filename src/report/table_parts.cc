@@ -173,7 +173,10 @@ bool share_over_traced_run(const RunRecord& rep) {
 std::string share_definition(const RunRecord& rep) {
   return share_over_traced_run(rep)
              ? "syscall time over the traced run's own time less what tracing cost it"
-             : "syscall time over the untraced median time";
+             : std::any_of(rep.results.begin(), rep.results.end(),
+                           [](const StrategyResult& r) { return r.time_less_cpu_waits_ns; })
+                 ? "syscall time over the untraced median time less its waits for a CPU"
+                 : "syscall time over the untraced median time";
 }
 
 bool syscall_share_untrusted(const StrategyResult& r) {

@@ -23,6 +23,7 @@ struct ChildRun {
   // A strategy's: CLOCK_MONOTONIC around its whole job, in the child. A command's: from
   // fork to its main process's exit, as hyperfine measures a whole process.
   std::int64_t elapsed_ns = 0;
+  std::int64_t cpu_wait_ns = -1;  // of elapsed_ns, waiting for a CPU (untraced strategy runs)
   rusage usage{};
   int term_signal = 0;  // the child was killed by this signal
   int exit_code = 0;

@@ -127,7 +127,8 @@ void set_syscall_share(StrategyResult& r) {
   // what its stops cost the program's own code (cold caches after every stop), which
   // nothing measures well enough to take off (it read 60-70% for a row that is nearly all
   // syscalls).
-  double whole = r.time_ns.median;
+  double whole = r.time_less_cpu_waits_ns ? static_cast<double>(*r.time_less_cpu_waits_ns)
+                                          : r.time_ns.median;
   double whole_ci95 = 0;
   if (t->tracing_cost_ns && r.traced_time_ns) {
     // Less the time it waited for a CPU too: the calls' times leave their preemptions out,
@@ -184,7 +185,7 @@ struct Runner::Row {
   void add_sample(const ChildRun& run, int order) {
     times.push_back(run.elapsed_ns);
     timed_ns += run.elapsed_ns;
-    samples.add(run.elapsed_ns, run.usage);
+    samples.add(run.elapsed_ns, run.usage, run.cpu_wait_ns);
     r.run_order.push_back(order);
   }
 

@@ -13,6 +13,7 @@
 #include "base/unique_fd.h"
 #include "run/verify.h"
 #include "strategies/support/line_format.h"
+#include "tracer/run_delay.h"
 #include "tracer/write_calls.h"
 
 namespace iobench {
@@ -25,6 +26,7 @@ struct Report {
   bool finished;
   StrategyOutcome outcome;
   std::int64_t elapsed_ns;
+  std::int64_t cpu_wait_ns;  // -1: not measured
 };
 
 /// The shared page, mapped before fork; a failed mmap is a failed run.
@@ -35,11 +37,16 @@ class SharedReport : public SharedMapping<Report> {
   }
 };
 
-/// The child's whole life: time the strategy, report. Never throws.
-int child_main(const Strategy& strategy, const WriteJob& job, Report* report) noexcept {
+/// The child's whole life: time the strategy, report. Never throws. `waits` (untraced runs
+/// alone: its reads are syscalls a counted run must not see) reads the thread's wait for a
+/// CPU either side of the timed section.
+int child_main(const Strategy& strategy, const WriteJob& job, Report* report,
+               const tracing::RunDelay* waits = nullptr) noexcept {
+  const std::int64_t w0 = waits != nullptr && *waits ? waits->read() : -1;
   const std::int64_t t0 = monotonic_ns();  // vDSO: no syscall, so nothing to count
   const StrategyOutcome out = strategy.run(job);
   const std::int64_t t1 = monotonic_ns();
+  report->cpu_wait_ns = w0 >= 0 ? waits->read() - w0 : -1;
   report->outcome = out;
   report->elapsed_ns = t1 - t0;
   report->finished = true;
@@ -90,13 +97,15 @@ ChildRun StrategyWorkload::run(CountingBackend* counted,
     run = run_untraced(
         [&]() noexcept {
           die_with_parent(parent);
-          ::_exit(child_main(strategy_, j, shared));
+          const tracing::RunDelay waits(0);
+          ::_exit(child_main(strategy_, j, shared, &waits));
         },
         timeout);
   }
   run.finished = shared->finished;
   run.outcome = shared->outcome;
   run.elapsed_ns = shared->elapsed_ns;  // the strategy's own time, not fork's and exit's
+  if (counted == nullptr) run.cpu_wait_ns = shared->cpu_wait_ns;
   return run;
 }
 
