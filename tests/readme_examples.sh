@@ -88,7 +88,7 @@ for doc in "${docs[@]}"; do
       continue
     fi
     if [ "$kind" = other ]; then
-      program=${cmd%% *}
+      program=$(sed -E 's/^([A-Za-z_][A-Za-z0-9_]*=[^ ]* +)*//; s/ .*//' <<<"$cmd")  # past VAR=value
       if [ -e "$source_dir/$program" ] || command -v "$program" >/dev/null 2>&1; then
         checked=$((checked + 1))
         echo "not run, found  $cmd"
