@@ -35,5 +35,9 @@ if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ] &
   [ -e "$build_dir" ] && chown -R "$SUDO_USER:$(id -gn "$SUDO_USER")" "$build_dir"
   as_user=(runuser -u "$SUDO_USER" -- env HOME="$(getent passwd "$SUDO_USER" | cut -d: -f6)")
 fi
-"${as_user[@]}" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Ninja for a new build directory; one a plain `cmake -S . -B build` made keeps its generator
+# (CMake refuses to switch it).
+generator=()
+[ -f "$build_dir/CMakeCache.txt" ] || generator=(-G Ninja)
+"${as_user[@]}" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
 "${as_user[@]}" cmake --build "$build_dir" -j"$(nproc)"
