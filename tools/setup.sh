@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs iobench's dependencies from Debian's packages and builds a Release build.
-# Idempotent; run as root on Debian 12. Usage: tools/setup.sh [BUILD_DIR]
+# Idempotent; run as root on Debian 12, or with sudo (the build is then yours, not root's).
+# Usage: tools/setup.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
@@ -24,5 +25,19 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build_dir" -j"$(nproc)"
+# Run with sudo, the packages are root's business but the build is the user's: configured and
+# built as SUDO_USER, so that nothing in their tree is root's and a later plain `cmake --build`
+# of theirs does not fail on it. A build directory an earlier root run left is given back first.
+# (Only for a tree SUDO_USER owns; root's own tree is built as root.)
+as_user=()
+if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ] &&
+   [ "$(stat -c %U .)" = "$SUDO_USER" ]; then
+  [ -e "$build_dir" ] && chown -R "$SUDO_USER:$(id -gn "$SUDO_USER")" "$build_dir"
+  as_user=(runuser -u "$SUDO_USER" -- env HOME="$(getent passwd "$SUDO_USER" | cut -d: -f6)")
+fi
+# Ninja for a new build directory; one a plain `cmake -S . -B build` made keeps its generator
+# (CMake refuses to switch it).
+generator=()
+[ -f "$build_dir/CMakeCache.txt" ] || generator=(-G Ninja)
+"${as_user[@]}" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+"${as_user[@]}" cmake --build "$build_dir" -j"$(nproc)"
