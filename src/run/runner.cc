@@ -63,7 +63,7 @@ struct Runner::Impl {
       // A strategy is iobench's own x86-64 code: perf need not pay to count i386 calls.
       t.foreign_abis = false;
       backend = make_counting_backend(t);
-      calibrate_first = true;
+      calibrate_first = !s.tracer.backend->costs_measured_beside_runs;
     }
   }
 

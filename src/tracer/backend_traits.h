@@ -22,6 +22,9 @@ struct BackendTraits {
   bool every_syscall = false;  // can count any syscall, not just the write family (--trace-all)
   // Its times have its own calibrated cost per call taken out (subtracted_cost_ns()).
   bool subtracts_tracer_cost = false;
+  // Measures that cost beside each run, after it (bpf); off: calibrated once, before the
+  // first traced run (ptrace), which the runner then asks for first.
+  bool costs_measured_beside_runs = false;
   // Pins itself with --pin, and a strategy's traced run beside it (README "Pinning").
   bool pins = false;
   // --tracer auto may choose it (choose_backend); off: only when named.

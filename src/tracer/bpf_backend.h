@@ -35,6 +35,7 @@ inline constexpr BackendTraits kBpfTraits{
     .per_process = true,
     .every_syscall = true,
     .subtracts_tracer_cost = true,  // its bias, measured next to each run
+    .costs_measured_beside_runs = true,
     .pins = false,
     .automatic = true,
     .note_when_passed_over = false,  // a plain user (no setcap) is the usual case: README
