@@ -1,7 +1,11 @@
 #include "cli/command_docs.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include "cli/cli.h"
@@ -114,10 +118,11 @@ std::vector<CommandDoc> command_docs() {
       doc.takes_run_flags = true;
       std::string flags;
       for (const std::string& f : sweep_flags()) flags += (flags.empty() ? "" : ", ") + f;
-      doc.description = summary + ".\n\nFLAG is one of " + flags +
-                        "; every other option of a run applies to every value. --format json "
-                        "writes the iobench-sweep/1 document; --plot FILE draws write calls "
-                        "and time against the value.";
+      doc.description = fmt::format(
+          "{}.\n\nFLAG is one of {}; every other option of a run applies to every value. "
+          "--format json writes the iobench-sweep/1 document; --plot FILE draws write calls "
+          "and time against the value.",
+          summary, flags);
     }
     out.push_back(std::move(doc));
   }
