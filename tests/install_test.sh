@@ -19,6 +19,11 @@ if grep -E '^\s*#\s*include' "$scratch/prefix/include/iobench/trace.h" |
   grep -vE '^\s*#\s*include <(iobench/[a-z_]+\.h|[a-z_]+)>'; then
   fail "<iobench/trace.h> includes more than standard headers and <iobench/…>"
 fi
+# The man page and the completions, where man, bash-completion, zsh and fish look for them.
+for f in share/man/man1/iobench.1 share/bash-completion/completions/iobench \
+  share/zsh/site-functions/_iobench share/fish/vendor_completions.d/iobench.fish; do
+  [ -s "$scratch/prefix/$f" ] || fail "$f is not installed"
+done
 if grep -nE 'CLI11|nlohmann' $(find "$scratch/prefix" -name 'iobenchTargets*.cmake'); then
   fail "the exported targets ask their users for CLI11 or nlohmann_json"
 fi

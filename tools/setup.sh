@@ -14,6 +14,7 @@ packages=(
   libbpf-dev bpftool  # the kernel clock (src/tracer/bpf_clock.h); without them iobench builds without it
   gnuplot-nox librsvg2-bin libxml2-utils  # --plot draws with gnuplot; tests check and render the SVG
   tmux  # the on-stage test: the demo's final screen in a real terminal emulator
+  man-db zsh fish  # iobench(1) and the shell completions: their tests read them as a user would
 )
 missing=()
 for p in "${packages[@]}"; do

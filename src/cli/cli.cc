@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -26,16 +27,32 @@
 namespace iobench {
 namespace {
 
-constexpr const char* kExitStatusHelp =
-    "Exit status: 0 all measured (unsupported rows are fine); 1 an expectation or\n"
-    "baseline failed; 2 bad usage or unusable environment, found before anything\n"
-    "ran; 3 some strategies failed while running; 4 an output could not be written\n"
-    "(stdout, an export, a baseline, a plot); 128+N killed by signal N. `iobench\n"
-    "trace` exits with the traced command's status (124 on --timeout; see iobench\n"
-    "trace --help).\n\n"
+// The run's exit statuses, as --help and the man page list them (README "Exit status").
+constexpr ExitStatusDoc kExitStatuses[] = {
+    {"0", "all measured (unsupported rows are fine)"},
+    {"1", "an expectation or baseline failed"},
+    {"2", "bad usage or unusable environment, found before anything ran"},
+    {"3", "some strategies failed while running"},
+    {"4", "an output could not be written (stdout, an export, a baseline, a plot)"},
+    {"128+N", "killed by signal N"},
+};
+
+constexpr const char* kTraceStatusNote =
+    "`iobench trace` exits with the traced command's status (124 on --timeout; see iobench "
+    "trace --help).";
+
+constexpr const char* kNumbersHelp =
     "Numbers: K, M and G are powers of 1024 for counts and sizes alike (--lines 10K\n"
     "writes 10240 lines); an exponent is a power of ten (--lines 1e6). Durations take\n"
     "ns, us, ms, s, m or h (--timeout 500ms); a bare number is seconds.";
+
+std::string exit_status_help() {
+  std::string out = "Exit status:";
+  for (const ExitStatusDoc& e : kExitStatuses)
+    out +=
+        fmt::format(" {} {}{}", e.status, e.meaning, &e == std::end(kExitStatuses) - 1 ? "." : ";");
+  return out + " " + kTraceStatusNote + "\n\n" + kNumbersHelp;
+}
 
 void check_dir(const std::string& dir) {
   struct stat st {};
@@ -189,7 +206,7 @@ struct CommandLine {
   CLI::App *trace = nullptr, *sweep = nullptr, *compare = nullptr;
 
   CommandLine() {
-    app.footer(kExitStatusHelp);
+    app.footer(exit_status_help());
     app.set_help_flag("-h,--help", "Print this help and exit");
     use_help_format(app);  // before the subcommands: trace inherits it
     use_last_value(app);   // before any flag: the subcommands inherit it too
@@ -205,6 +222,10 @@ struct CommandLine {
 };
 
 }  // namespace
+
+std::span<const ExitStatusDoc> exit_statuses() { return kExitStatuses; }
+std::string trace_status_note() { return kTraceStatusNote; }
+std::string numbers_help() { return kNumbersHelp; }
 
 void visit_command_apps(const std::function<void(const CLI::App&)>& visit) {
   const CommandLine line;

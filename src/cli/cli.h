@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +24,17 @@ struct HelpCommand {
 };
 using Command = std::variant<BenchOptions, TraceCommandOptions, ListCommand, VersionCommand,
                              HelpCommand, SweepOptions, CompareOptions>;
+
+/// One exit status of a run and what it means, as --help's footer and the man page say it.
+struct ExitStatusDoc {
+  const char* status;  // "0", "128+N"
+  const char* meaning;
+};
+std::span<const ExitStatusDoc> exit_statuses();
+/// The sentence after them: trace's statuses are its own (trace --help).
+std::string trace_status_note();
+/// What counts, sizes and durations may be written as (the run's --help footer).
+std::string numbers_help();
 
 /// Throws Error (exit status 2) with a one-line message naming the flag and the reason.
 Command parse_command_line(int argc, const char* const* argv);
@@ -48,6 +60,9 @@ TraceWords split_trace_words(const CLI::App& trace, const std::vector<std::strin
 SweepOptions parse_sweep(const std::vector<std::string>& args);
 /// `iobench sweep --help`.
 std::string sweep_help();
+/// The flags a sweep may vary (--lines, then the sweepable knobs), and its Usage line.
+std::vector<std::string> sweep_flags();
+std::string sweep_usage();
 
 /// Splits a command line into words as a POSIX shell would, without any expansion: blanks
 /// separate words; '…' is literal; "…" is literal except \" \\ \$ \` ; a backslash outside

@@ -2,6 +2,7 @@
 #include "cli/cli_values.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -10,12 +11,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <string_view>
+#include <utility>
 
 #include "base/error.h"
 #include "base/quantity.h"
 #include "cli/cli.h"
 #include "report/reporter.h"
 #include "strategies/registry.h"
+#include "tracer/counting_backend.h"
 
 namespace iobench {
 namespace {
@@ -86,6 +89,7 @@ std::vector<const Strategy*> parse_strategies(const std::string& text) {
 
 /// --sync none | end | every:N (N >= 1 write units; what a unit is, each strategy says).
 SyncPolicy parse_sync(const std::string& text) {
+  // sync_words() names these three.
   if (text == "none") return {SyncMode::kNone, 0};
   if (text == "end") return {SyncMode::kEnd, 0};
   if (text.starts_with("every:")) {
@@ -122,11 +126,53 @@ OutputFormat parse_format(const std::string& text) {
   throw Error("--format: unknown format '" + text + "' (" + format_names(false) + ")");
 }
 
+namespace {
+// --color's and --sort's words, in the order help and errors name them.
+constexpr std::pair<const char*, ColorMode> kColorModes[] = {
+    {"auto", ColorMode::kAuto}, {"always", ColorMode::kAlways}, {"never", ColorMode::kNever}};
+constexpr std::pair<const char*, SortOrder> kSortOrders[] = {
+    {"name", SortOrder::kName}, {"time", SortOrder::kTime}, {"syscalls", SortOrder::kSyscalls}};
+
+template <class Table>
+std::vector<std::string> words_of(const Table& table) {
+  std::vector<std::string> out;
+  for (const auto& [word, value] : table) out.emplace_back(word);
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> color_words() { return words_of(kColorModes); }
+std::vector<std::string> sort_words() { return words_of(kSortOrders); }
+std::vector<std::string> sync_words() { return {"none", "end", "every:"}; }
+
+std::vector<std::string> format_words(bool trace) {
+  std::vector<std::string> out;
+  for (const FormatInfo& f : output_formats())
+    if (!trace || f.trace) out.emplace_back(f.name);
+  return out;
+}
+
+std::vector<std::string> strategy_words() {
+  std::vector<std::string> out = {"all"};
+  for (const Strategy* s : all_strategies()) out.emplace_back(s->name);
+  return out;
+}
+
+std::vector<std::string> tracer_words() {
+  std::vector<std::string> out;
+  for (const Backend& b : backends()) out.emplace_back(b.traits->name);
+  out.emplace_back("auto");
+  return out;
+}
+
+std::string choices(const std::vector<std::string>& words) {
+  return fmt::format("{}", fmt::join(words, "|"));
+}
+
 ColorMode parse_color(const std::string& text) {
-  if (text == "auto") return ColorMode::kAuto;
-  if (text == "always") return ColorMode::kAlways;
-  if (text == "never") return ColorMode::kNever;
-  throw Error("--color: unknown mode '" + text + "' (auto, always, never)");
+  for (const auto& [word, mode] : kColorModes)
+    if (text == word) return mode;
+  throw Error(fmt::format("--color: unknown mode '{}' ({})", text, fmt::join(color_words(), ", ")));
 }
 
 std::size_t parse_columns(const std::string& text) {
@@ -135,10 +181,9 @@ std::size_t parse_columns(const std::string& text) {
 }
 
 SortOrder parse_sort(const std::string& text) {
-  if (text == "name") return SortOrder::kName;
-  if (text == "time") return SortOrder::kTime;
-  if (text == "syscalls") return SortOrder::kSyscalls;
-  throw Error("--sort: unknown order '" + text + "' (name, time, syscalls)");
+  for (const auto& [word, order] : kSortOrders)
+    if (text == word) return order;
+  throw Error(fmt::format("--sort: unknown order '{}' ({})", text, fmt::join(sort_words(), ", ")));
 }
 
 }  // namespace iobench

@@ -24,4 +24,18 @@ std::vector<const Strategy*> parse_strategies(const std::string& text);
 /// --sync none | end | every:N.
 SyncPolicy parse_sync(const std::string& text);
 
+/// The words parse_color, parse_sort and parse_sync take (every:N as its prefix "every:"),
+/// for --help's metavariables and the shell completions.
+std::vector<std::string> color_words();
+std::vector<std::string> sort_words();
+std::vector<std::string> sync_words();
+/// --format's words, from output_formats() (only those `iobench trace` renders when `trace`).
+std::vector<std::string> format_words(bool trace);
+/// --strategy's words: all, then every strategy of the registry.
+std::vector<std::string> strategy_words();
+/// --tracer's words: every backend of the list, then auto.
+std::vector<std::string> tracer_words();
+/// "a|b|c": `words` as a metavariable of choices.
+std::string choices(const std::vector<std::string>& words);
+
 }  // namespace iobench

@@ -208,12 +208,12 @@ void RunFlags::apply(RunSettings& s) const {
 void OutputFlags::add(CLI::App& app) {
   app.add_option("--format", format,
                  "The results as a table, JSON, CSV or Markdown (default table)")
-      ->type_name("table|json|csv|markdown");
+      ->type_name(choices(format_words(false)));
   app.add_option("--color", color,
                  "Table colour: auto (on a terminal, unless NO_COLOR is set), always, never")
-      ->type_name("auto|always|never");
+      ->type_name(choices(color_words()));
   app.add_option("--sort", sort, "Table rows by name, time or syscalls (default: as given)")
-      ->type_name("name|time|syscalls");
+      ->type_name(choices(sort_words()));
   app.add_option("--columns", columns,
                  "Fit the table to N columns (default: the terminal's width; no limit when piped)")
       ->type_name(metavar::kCount);

@@ -170,9 +170,13 @@ std::string HelpFormatter::make_option_opts(const CLI::Option* opt) const {
 std::string HelpFormatter::make_option_desc(const CLI::Option* opt) const {
   std::string desc = opt->get_description();
   // Excludes in words, in the description: beside the flag it broke the column layout.
+  // By name: CLI11 keeps them in a set ordered by address, which differs from run to run
+  // (and would make the generated man page and completions differ from build to build).
+  std::vector<std::string> names;
+  for (const CLI::Option* other : opt->get_excludes()) names.push_back(other->get_name());
+  std::sort(names.begin(), names.end());
   std::string excluded;
-  for (const CLI::Option* other : opt->get_excludes())
-    excluded += (excluded.empty() ? "" : ", ") + other->get_name();
+  for (const std::string& name : names) excluded += (excluded.empty() ? "" : ", ") + name;
   if (!excluded.empty()) desc += " (not with " + excluded + ")";
   return desc;
 }

@@ -48,6 +48,8 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_description(const CLI::App* app) const override;
   std::string make_usage(const CLI::App* app, std::string name) const override;
   std::string make_footer(const CLI::App* app) const override;
+  /// The one Usage line given (without "Usage: "), or empty for CLI11's.
+  const std::string& usage() const { return usage_; }
 
  private:
   std::size_t width_;

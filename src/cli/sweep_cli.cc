@@ -147,13 +147,24 @@ SweepOptions parse_sweep(const std::vector<std::string>& args) {
   return s;
 }
 
+std::vector<std::string> sweep_flags() {
+  std::vector<std::string> out;
+  for (const auto& s : sweepables()) out.push_back(s.flag);
+  return out;
+}
+
+std::string sweep_usage() {
+  return "iobench sweep --strategy NAME FLAG V1,V2,... [options of a run]";
+}
+
 std::string sweep_help() {
   // Hand-written (the bench run's flags are its options), laid out as every other --help.
   const std::size_t width = help_width(), column = help_column(width);
   std::string out =
       reflow_blocks(
           "iobench sweep: one strategy at each value of one flag, a row per value, the knee."
-          "\n\nUsage: iobench sweep --strategy NAME FLAG V1,V2,... [options of a run]",
+          "\n\nUsage: " +
+              sweep_usage(),
           width) +
       "\n\n";
   out += help_row("  FLAG", "One of " + sweepable_list() + ".", column, width);

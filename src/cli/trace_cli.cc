@@ -12,6 +12,7 @@
 #include "check/expect.h"
 #include "check/program_baseline.h"
 #include "cli/cli.h"
+#include "cli/cli_values.h"
 #include "cli/help_format.h"
 #include "report/reporter.h"
 #include "tracer/counting_backend.h"
@@ -35,7 +36,7 @@ CLI::App* TraceFlags::add(CLI::App& app) {
       "or the --baseline failed, 4 an output could not be written (the report, an\n"
       "export, a baseline).");
   trace->add_option("--format", format_, "The report as a table or JSON (default table)")
-      ->type_name("table|json");
+      ->type_name(choices(format_words(true)));
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
   timeout_.add(*trace, "Kill COMMAND after DURATION");
   trace

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/error.h"
+#include "cli/cli_values.h"
 #include "tracer/counting_backend.h"
 
 namespace iobench {
@@ -94,9 +95,7 @@ void TracerFlags::add(CLI::App& app) {
                "Time every call (two stops each), not a sample spread over the run "
                "(the first 3,000 of each syscall, then 1 in k)")
       ->excludes("--count-only");
-  std::string choices;
-  for (const Backend& b : backends()) choices += std::string(b.traits->name) + "|";
-  app.add_option("--tracer", backend, tracer_help())->type_name(choices + "auto");
+  app.add_option("--tracer", backend, tracer_help())->type_name(choices(tracer_words()));
   app.add_flag("--cross-check", cross_check,
                "Time the calls with ptrace and the kernel clock (eBPF) at once; print the ratio "
                "of ptrace's estimate to the kernel's time (root or CAP_BPF + CAP_PERFMON)")
