@@ -168,15 +168,21 @@ bool share_over_traced_run(const RunRecord& rep) {
   });
 }
 
+/// Else a share over the untraced median less its waits for a CPU (set_syscall_share takes
+/// that median where every untraced run could tell its waits; a command's runs cannot).
+bool share_over_time_less_cpu_waits(const RunRecord& rep) {
+  return std::any_of(rep.results.begin(), rep.results.end(),
+                     [](const StrategyResult& r) { return r.time_less_cpu_waits_ns.has_value(); });
+}
+
 }  // namespace
 
 std::string share_definition(const RunRecord& rep) {
-  return share_over_traced_run(rep)
-             ? "syscall time over the traced run's own time less what tracing cost it"
-             : std::any_of(rep.results.begin(), rep.results.end(),
-                           [](const StrategyResult& r) { return r.time_less_cpu_waits_ns; })
-                 ? "syscall time over the untraced median time less its waits for a CPU"
-                 : "syscall time over the untraced median time";
+  if (share_over_traced_run(rep))
+    return "syscall time over the traced run's own time less what tracing cost it";
+  if (share_over_time_less_cpu_waits(rep))
+    return "syscall time over the untraced median time less its waits for a CPU";
+  return "syscall time over the untraced median time";
 }
 
 bool syscall_share_untrusted(const StrategyResult& r) {
