@@ -26,10 +26,6 @@ double median_log_error(const Stats& s) {
   return 1.2533 * (s.spread / s.median) / std::sqrt(static_cast<double>(n));
 }
 
-namespace {
-
-}  // namespace
-
 std::vector<const StrategyResult*> sorted_rows(const RunRecord& rep, SortOrder sort) {
   std::vector<const StrategyResult*> rows;
   for (const auto& r : rep.results) rows.push_back(&r);
@@ -249,8 +245,8 @@ std::string render_host(const RunRecord& rep) {
   std::string where = rep.dir.empty() ? ""
                                       : fmt::format("{} on {} · ", escape_text(rep.dir),
                                                     escape_text(rep.filesystem));
-  return fmt::format("{}{} · {} CPUs · kernel {}", where, escape_text(rep.host.cpu),
-                     rep.host.cpus, escape_text(rep.host.kernel));
+  return fmt::format("{}{} · {} CPUs · kernel {}", where, escape_text(rep.host.cpu), rep.host.cpus,
+                     escape_text(rep.host.kernel));
 }
 
 std::string render_given_options(const RunRecord& rep) {
