@@ -26,10 +26,6 @@ double median_log_error(const Stats& s) {
   return 1.2533 * (s.spread / s.median) / std::sqrt(static_cast<double>(n));
 }
 
-namespace {
-
-}  // namespace
-
 std::vector<const StrategyResult*> sorted_rows(const RunRecord& rep, SortOrder sort) {
   std::vector<const StrategyResult*> rows;
   for (const auto& r : rep.results) rows.push_back(&r);
@@ -168,15 +164,21 @@ bool share_over_traced_run(const RunRecord& rep) {
   });
 }
 
+/// Else a share over the untraced median less its waits for a CPU (set_syscall_share takes
+/// that median where every untraced run could tell its waits; a command's runs cannot).
+bool share_over_time_less_cpu_waits(const RunRecord& rep) {
+  return std::any_of(rep.results.begin(), rep.results.end(),
+                     [](const StrategyResult& r) { return r.time_less_cpu_waits_ns.has_value(); });
+}
+
 }  // namespace
 
 std::string share_definition(const RunRecord& rep) {
-  return share_over_traced_run(rep)
-             ? "syscall time over the traced run's own time less what tracing cost it"
-             : std::any_of(rep.results.begin(), rep.results.end(),
-                           [](const StrategyResult& r) { return r.time_less_cpu_waits_ns; })
-                 ? "syscall time over the untraced median time less its waits for a CPU"
-                 : "syscall time over the untraced median time";
+  if (share_over_traced_run(rep))
+    return "syscall time over the traced run's own time less what tracing cost it";
+  if (share_over_time_less_cpu_waits(rep))
+    return "syscall time over the untraced median time less its waits for a CPU";
+  return "syscall time over the untraced median time";
 }
 
 bool syscall_share_untrusted(const StrategyResult& r) {
@@ -243,8 +245,8 @@ std::string render_host(const RunRecord& rep) {
   std::string where = rep.dir.empty() ? ""
                                       : fmt::format("{} on {} · ", escape_text(rep.dir),
                                                     escape_text(rep.filesystem));
-  return fmt::format("{}{} · {} CPUs · kernel {}", where, escape_text(rep.host.cpu),
-                     rep.host.cpus, escape_text(rep.host.kernel));
+  return fmt::format("{}{} · {} CPUs · kernel {}", where, escape_text(rep.host.cpu), rep.host.cpus,
+                     escape_text(rep.host.kernel));
 }
 
 std::string render_given_options(const RunRecord& rep) {
