@@ -187,6 +187,8 @@ class TraceSession {
   void apply_fd_effect(pid_t tid, Process& p, FdEffect effect, const std::uint64_t* args);
   void share_check(pid_t a, pid_t b);
   void resume(pid_t tid, const Thread& t, int sig = 0);
+  /// ptrace's ESRCH means the tracee died under us (SIGKILL); its exit is still to be reaped.
+  static void ptrace_or_throw(int request, pid_t tid, void* addr, void* data, const char* what);
   void take_first_interrupt() noexcept;
   void note_main_signal(pid_t tid, const WaitStatus& status);
   void pass_on_interrupt();

@@ -1,4 +1,5 @@
-// Tracer: fork, attach, release, run the session; and the one-time calibration.
+// Tracer: fork, attach, release, run the session; and correct its times by the calibrations
+// either side of it (made in tracer_calibration.cc).
 #include "tracer/tracer.h"
 
 #include <sys/ptrace.h>
@@ -30,6 +31,7 @@
 #include "tracer/tally.h"
 #include "tracer/task_info.h"
 #include "tracer/timed_call.h"
+#include "tracer/tracer_impl.h"
 #include "tracer/watchdog.h"
 #include "tracer/write_calls.h"
 
@@ -46,14 +48,12 @@ constexpr long kPtraceOptions = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRA
                                 PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                                 PTRACE_O_TRACEEXEC;
 
-constexpr std::chrono::seconds kCalibrationTimeout{30};
 /// Timed calls from which a run is worth a calibration of its own after it (tens of ms).
 constexpr std::uint64_t kRecalibrateAfter = 1000;
-/// Recent calibrations kept to correct runs by (calibration.h, residual_in_regime()).
-constexpr std::size_t kCalibrationHistory = 8;
 /// Calibrations tried after a run whose regime none of the recent ones shared.
 constexpr int kRegimeRetries = 2;
-constexpr int kFirstCalibrations = 3;
+
+}  // namespace
 
 /// Owns the forked child until a TraceSession takes over (or it is reaped): on unwind it
 /// is killed and reaped, so a throw never leaves it blocked or a zombie.
@@ -87,6 +87,8 @@ class ChildGuard {
   UniqueFd pidfd_;
 };
 
+namespace {
+
 /// What fill() shifts a timed call by, and its error. A probed call rests on the residual of
 /// the run's own stop regime (`residual`, chosen once the run's probes are known), against
 /// the `before` one the session subtracted; the others on the whole calibrated overhead,
@@ -109,64 +111,6 @@ void set_ending(TraceResult& result, const WaitStatus& status) {
 }
 
 }  // namespace
-
-struct Tracer::Impl {
-  struct Hooks {
-    TraceMode mode = TraceMode::kTiming;
-    bool time_all = false;
-    const SeccompFilter* filter = nullptr;  // null: the run filter
-    const std::function<void()>* before_filter = nullptr;
-    std::vector<IntervalSample>* samples = nullptr;
-    SleepRule sleep;
-    bool probe = kCanProbe;
-    std::int64_t overhead_ns = 0;
-    std::int64_t residual_ns = 0;
-    bool hold_timed_calls = false;  // no calibration yet: one after the run corrects them
-    int unsampled_fd = -1;
-    const char* purpose = "the traced run";     // what a failed fork was for
-    bool command_gets_first_interrupt = false;  // never for a calibration: it is ours
-    SessionWatch* watch = nullptr;              // likewise
-  };
-  /// A finished session's result, before its times are corrected (tally.fill()).
-  struct Traced {
-    TraceResult result;
-    TraceTally tally;             // moved from the session: `held`'s slots point into it
-    std::vector<TimedCall> held;  // hold_timed_calls: the timed calls, not yet recorded
-    std::uint64_t probed = 0;
-    double probe_level_ns = 0;   // the recent probes' median: what was subtracted, typically
-    double probe_median_ns = 0;  // all the run's probes' median: its stop regime
-    std::size_t spinners = 0;    // idle spinners that ran beside it (idle_spinners.h)
-    bool stops_unsteady = false;
-  };
-
-  explicit Impl(const TracerOptions& o) : options(o), filter(table.stop_set(), o.trace_all) {}
-
-  Traced trace(const std::function<int()>& child_main,
-               std::optional<std::chrono::nanoseconds> timeout, const Hooks& hooks);
-  /// The finished session's figures, into `traced`; `start` is when the child was released.
-  static void collect(TraceSession& session, std::int64_t start, Traced& traced);
-  void run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
-                    std::optional<std::chrono::nanoseconds> timeout, TraceResult& result);
-  void calibrate();
-  /// Calibrate later: the calibrations for a run that had none before it, right after it (as
-  /// many as ensure_calibrated() would have made), then its held calls recorded with the first
-  /// of them as if it had come before. Returns that one, and sets `after` to the last.
-  TracerCalibration calibrate_after(Traced& t, TracerCalibration& after);
-  bool calibrated() const { return calibration && calibration->failure.empty(); }
-  /// Calibrates when there is no calibration yet (three times), or once more when the last
-  /// one failed: the space or the fd it lacked may be back.
-  void ensure_calibrated();
-  /// The last calibration; the failure with its reason when it failed.
-  const TracerCalibration& latest() const { return *calibration; }
-
-  TracerOptions options;
-  SyscallTable table;
-  SeccompFilter filter;
-  std::optional<TracerCalibration> calibration;
-  std::vector<TracerCalibration> history;  // the recent probed calibrations, oldest first
-  std::uint32_t calibrations = 0;          // calibrate() calls so far: PtraceDetails's count
-  SessionWatch* watch = nullptr;
-};
 
 Tracer::Tracer(TracerOptions options)
     : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
@@ -243,38 +187,6 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
 }
 
 void Tracer::watch_sessions(SessionWatch* watch) noexcept { impl_->watch = watch; }
-
-std::int64_t Tracer::overhead_ns() {
-  return options_.mode == TraceMode::kTiming ? calibration().overhead_ns : 0;
-}
-
-const TracerCalibration& Tracer::calibration() {
-  if (!impl_->calibration) impl_->ensure_calibrated();
-  return impl_->latest();
-}
-
-TracerCalibration Tracer::Impl::calibrate_after(Traced& t, TracerCalibration& after) {
-  const int tries = calibration ? 1 : kFirstCalibrations;  // as ensure_calibrated()
-  calibrate();
-  TracerCalibration first = latest();
-  for (int i = 1; i < tries && latest().failure.empty(); ++i) calibrate();
-  after = latest().failure.empty() ? latest() : first;
-  // Recorded even when it failed: their errors and bytes stay, only their times go.
-  t.probed = record_held_calls(t.held, first, t.probed);
-  return first;
-}
-
-void Tracer::Impl::ensure_calibrated() {
-  if (calibration && calibration->failure.empty()) return;
-  if (calibration) {
-    calibrate();
-    return;
-  }
-  // Three to start with, so that the median of their residuals already outvotes one that
-  // went wrong; a failure ends the tries (it would fail alike).
-  for (int i = 0; i < kFirstCalibrations && (!calibration || calibration->failure.empty()); ++i)
-    calibrate();
-}
 
 Tracer::Impl::Traced Tracer::Impl::trace(const std::function<int()>& child_main,
                                          std::optional<std::chrono::nanoseconds> timeout,
@@ -384,61 +296,6 @@ void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
   result.wall_ns = end.main_exit_ns - start;
   result.timed_out = end.timed_out;
   set_ending(result, WaitStatus(end.status));
-}
-
-// Calibration (method and estimator: calibration.cc). Runs through trace() like any run,
-// so it is pinned and bookkept exactly like the runs it corrects. A failure is never an
-// error of the run: it leaves `calibration` holding the reason, and the runs it would have
-// corrected report their times as unknown, with that reason.
-void Tracer::Impl::calibrate() {
-  ++calibrations;
-  const std::string dir = options.calibration_dir.empty() ? "/tmp" : options.calibration_dir;
-  TracerCalibration failed;
-  failed.traced = true;
-  const UniqueFd target = open_calibration_target(dir, failed.failure);
-  if (!target) {
-    calibration = failed;
-    return;
-  }
-  SharedMapping<CalibrationShared> shared;
-  if (!shared) throw_errno("mmap", errno, kExitRunFailed);
-  CalibrationShared* s = shared.get();
-  s->untraced_fd = target.get();
-  // The real filter plus one exception: write(2) on the target's own fd.
-  const SeccompFilter calibration_filter(table.stop_set(), options.trace_all, target.get());
-  // Under --trace-all the filter stops every call but the target's writes: a twin under it
-  // could not read its clock, yield or even exit (no tracer takes the stops).
-  if (!options.trace_all) measure_filter_cost(s, calibration_filter);
-  const std::function<void()> prepare = [s] { calibration_prepare(s); };
-  const std::function<int()> run = [s] { return calibration_run(s); };
-  std::vector<IntervalSample> samples;
-  samples.reserve(calibration_traced_calls());
-  Hooks hooks;
-  hooks.mode = TraceMode::kTiming;
-  hooks.time_all = true;  // the estimate needs every traced batch's every call
-  hooks.filter = &calibration_filter;
-  hooks.before_filter = &prepare;
-  hooks.samples = &samples;
-  hooks.unsampled_fd = target.get();
-  hooks.purpose = "the tracer's calibration";
-  const TraceResult r = trace(run, kCalibrationTimeout, hooks).result;
-  if (!r.available) {
-    calibration = TracerCalibration{};  // nothing is ever timed, nothing to subtract
-    return;
-  }
-  if (r.exit_code != 0 || s->error != 0 || samples.size() != calibration_traced_calls()) {
-    failed.failure = calibration_failure(*s, dir, r, samples.size());
-    calibration = failed;
-    return;
-  }
-  calibration = estimate_calibration(*s, samples, r.ptrace->seccomp);
-  if (!calibration->probed) return;
-  history.push_back(*calibration);
-  if (history.size() > kCalibrationHistory) history.erase(history.begin());
-  // One calibration's residual can land far off (a preemption inside a batch): the median
-  // of the recent ones in its regime stands for them all.
-  calibration->residual_ns =
-      std::llround(residual_in_regime(history, calibration->probe_level_ns)->ns);
 }
 
 std::string lost_privileges_warning(const std::string& program) {

@@ -63,7 +63,7 @@ struct TracerOptions {
   bool cross_check = false;
 };
 
-/// What calibration measured, per call, in nanoseconds (see tracer.cc, "Calibration").
+/// What calibration measured, per call, in nanoseconds (see tracer_calibration.cc, "Calibration").
 struct TracerCalibration {
   double untraced_ns = 0;             // the calibration call without tracing
   double traced_ns = 0;               // the same call, entry stop to exit stop, under the tracer
