@@ -5,14 +5,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# Each stage's start, in seconds since this script began: CI's limit is on the whole.
+stage() { echo "== $1 (at ${SECONDS}s)"; }
 
+stage "Set-up and Release build"
 tools/setup.sh build
+stage "clang-tidy"
 tools/lint.sh build
+stage "Fuzzers"
 tools/fuzz.sh "${IOBENCH_FUZZ_SECONDS:-20}"
+stage "ASan + UBSan build"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 
-echo "== Release suite"
+stage "Release suite"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
-echo "== ASan + UBSan suite"
+stage "ASan + UBSan suite"
 ctest --preset asan -j"$jobs" --timeout 600
+stage "Done"
