@@ -2,7 +2,7 @@
 // process it starts (its "tree"), waited for with a deadline or an interrupt, and killed and
 // reaped as a whole. `run`, `compare` and the perf backend all end their runs here, so that
 // "nothing escapes" is one piece of code. (The ptrace backend follows its tree itself: every
-// process in it is a tracee, and tracing/session.cc kills them by pidfd.)
+// process in it is a tracee, and tracer/session.cc kills them by pidfd.)
 #pragma once
 
 #include <signal.h>

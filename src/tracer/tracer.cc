@@ -11,8 +11,6 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -29,11 +27,9 @@
 #include "tracer/session.h"
 #include "tracer/syscalls.h"
 #include "tracer/tally.h"
-#include "tracer/task_info.h"
 #include "tracer/timed_call.h"
 #include "tracer/tracer_impl.h"
 #include "tracer/watchdog.h"
-#include "tracer/write_calls.h"
 
 namespace iobench {
 
