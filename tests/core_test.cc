@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <ostream>
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
@@ -154,6 +155,11 @@ struct BadArgs {
   std::vector<std::string> args;
   std::string message_part;
 };
+
+// The test's name in ctest: its arguments (gtest would print the struct's bytes).
+void PrintTo(const BadArgs& b, std::ostream* os) {
+  for (std::size_t i = 0; i < b.args.size(); ++i) *os << (i ? " " : "") << b.args[i];
+}
 
 class CliErrors : public ::testing::TestWithParam<BadArgs> {};
 
