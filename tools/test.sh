@@ -15,6 +15,8 @@ tools/lint.sh build
 stage "Fuzzers"
 tools/fuzz.sh "${IOBENCH_FUZZ_SECONDS:-20}"
 stage "ASan + UBSan build"
+# The asan and fuzz presets compile -O1 -g1: line tables are all a sanitizer's report needs, and
+# the build took 27 of this script's 75 minutes at -O2 -g.
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 
