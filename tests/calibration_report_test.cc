@@ -58,6 +58,21 @@ TEST(Uncalibrated, ACalibratedRunHasNoReason) {
   EXPECT_EQ(render_table(testing::sample_report(), {}).find("not calibrated"), std::string::npos);
 }
 
+// The kernel clock's bias is negative where its interval misses the syscall entry and exit
+// path (~1 us a call on some hosts): the footer says it was added, never "-997 ns ... subtracted".
+TEST(Uncalibrated, ANegativeKernelClockBiasIsSaidAsAdded) {
+  RunRecord rep = testing::sample_report();
+  rep.tracer_backend = "bpf";
+  rep.pinned = false;
+  rep.tracer_overhead_ns = -997;
+  const std::string t = render_table(rep, {});
+  EXPECT_NE(t.find("997 ns kernel clock bias per call added"), std::string::npos) << t;
+  EXPECT_EQ(t.find("-997"), std::string::npos) << t;
+  rep.tracer_overhead_ns = 120;
+  EXPECT_NE(render_table(rep, {}).find("120 ns kernel clock bias per call subtracted"),
+            std::string::npos);
+}
+
 // The reason names --dir, which is the user's bytes: a directory named with ESC and a
 // newline must neither drive the terminal nor start a line of its own in either table.
 const std::string kOddWhy =

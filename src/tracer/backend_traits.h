@@ -22,6 +22,9 @@ struct BackendTraits {
   bool every_syscall = false;  // can count any syscall, not just the write family (--trace-all)
   // Its times have its own calibrated cost per call taken out (subtracted_cost_ns()).
   bool subtracts_tracer_cost = false;
+  // What that per-call figure is, in the footer: "tracer cost"; where it may be negative (a
+  // clock whose interval misses part of the call), a negative one is said as added.
+  const char* correction = "tracer cost";
   // Measures that cost beside each run, after it (bpf); off: calibrated once, before the
   // first traced run (ptrace), which the runner then asks for first.
   bool costs_measured_beside_runs = false;

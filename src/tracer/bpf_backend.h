@@ -35,6 +35,7 @@ inline constexpr BackendTraits kBpfTraits{
     .per_process = true,
     .every_syscall = true,
     .subtracts_tracer_cost = true,  // its bias, measured next to each run
+    .correction = "kernel clock bias",  // < 0 where the interval misses the entry and exit path
     .costs_measured_beside_runs = true,
     .pins = false,
     .automatic = true,
