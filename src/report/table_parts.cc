@@ -297,13 +297,12 @@ std::string render_provenance(const RunRecord& rep, const char* per) {
     if (rep.pinned)
       more = rep.commands.empty() ? "tracer and strategy on one CPU" : "tracer pinned to one CPU";
     if (subtracts && !tracer_uncalibrated(rep))
-      more += fmt::format(
-          "{}{} {} per call {}", more.empty() ? "" : ", ",
-          format_duration(std::abs(static_cast<double>(rep.tracer_overhead_ns))),
-          backend.correction, rep.tracer_overhead_ns < 0 ? "added" : "subtracted");
+      more += fmt::format("{}{} {} per call {}", more.empty() ? "" : ", ",
+                          format_duration(std::abs(static_cast<double>(rep.tracer_overhead_ns))),
+                          backend.correction, rep.tracer_overhead_ns < 0 ? "added" : "subtracted");
     else if (subtracts)
-      more += fmt::format("{}{} per call not calibrated", more.empty() ? "" : ", ",
-                          backend.correction);
+      more +=
+          fmt::format("{}{} per call not calibrated", more.empty() ? "" : ", ", backend.correction);
     out += more.empty() ? ").\n" : ",\n  " + more + ").\n";
     if (share_over_traced_run(rep))
       out += "% of time: " + share_definition(rep) +
