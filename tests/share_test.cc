@@ -41,6 +41,30 @@ TEST(SyscallShare, IsOverTheUntracedMedian) {
   EXPECT_DOUBLE_EQ(*r.syscall_share, 0.6);
 }
 
+// bpf: the traced run's own time less what tracing cost it and its waits for a CPU is the
+// share's whole; its distance from the untraced median says whether the run went at the
+// host's usual speed (runner.cc traces again above kTracedSpeedAgreement).
+TEST(SyscallShare, OneClockRunIsHeldToTheUntracedMedian) {
+  StrategyResult r = traced_row(95'000'000, 1'000'000, 900'000'000);
+  EXPECT_FALSE(traced_speed_gap(r)) << "ptrace: no cost measured beside the run";
+  r.time_less_cpu_waits_ns = 100'000'000;
+  r.trace->ptrace.reset();
+  r.trace->tracing_cost_ns = 60'000'000;
+  r.trace->cpu_wait_ns = 2'000'000;
+  r.traced_time_ns = 165'000'000;  // 103 ms of its own
+  set_syscall_share(r);
+  ASSERT_TRUE(r.syscall_share);
+  EXPECT_NEAR(*r.syscall_share, 95.0 / 103.0, 1e-9) << "one clock: over the run's own time";
+  EXPECT_FALSE(traced_speed_gap(r)) << "its cost was an earlier run's: tracing again cannot help";
+  r.trace->cost_measured_beside = true;
+  ASSERT_TRUE(traced_speed_gap(r));
+  EXPECT_NEAR(*traced_speed_gap(r), 0.03, 1e-9);
+  EXPECT_LE(*traced_speed_gap(r), kTracedSpeedAgreement);
+  r.traced_time_ns = 152'000'000;  // 90 ms: the host ran faster than in the untraced runs
+  EXPECT_NEAR(*traced_speed_gap(r), 0.10, 1e-9);
+  EXPECT_GT(*traced_speed_gap(r), kTracedSpeedAgreement);
+}
+
 TEST(SyscallShare, NeverAboveOne) {
   // Above 1 within its own error: read as "all of it".
   StrategyResult r = traced_row(105'000'000, 10'000'000, 900'000'000);

@@ -160,15 +160,18 @@ struct TraceResult {
   std::vector<ProcessStats> processes;
   std::int64_t wall_ns = 0;
   // How the traced program ended.
-  int exit_code = -1;                   // when it exited
-  int term_signal = 0;                  // when a signal killed it
-  bool timed_out = false;               // killed by the tracer's timeout
+  int exit_code = -1;      // when it exited
+  int term_signal = 0;     // when a signal killed it
+  bool timed_out = false;  // killed by the tracer's timeout
   // What being traced added to the run's wall time, when the backend can tell (bpf: its
   // calls times its cost per call, measured next to the run), with its 95% half-width: "% of
   // time" is then taken from the traced run alone. Unset where it is not known (ptrace: its
   // stops also slow the program's own code, by an amount nothing measures) or in count mode.
   std::optional<std::int64_t> tracing_cost_ns;
   std::int64_t tracing_cost_ci95_ns = 0;
+  // That cost was measured right after this run, not taken from an earlier one (bpf: runs of
+  // 10,000 calls or more): a run that went at another speed than it can be traced again.
+  bool cost_measured_beside = false;
   // How long the traced program's main thread was runnable but had no CPU (preempted by a
   // build, say), when the backend can tell (bpf): off the run's wall time with the cost, so
   // that "% of time" compares time on and waiting in calls with the same of the run.

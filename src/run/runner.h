@@ -67,9 +67,18 @@ class Runner {
   std::unique_ptr<Impl> impl_;
 };
 
-/// syscall_share: syscall_time_ns (traced run) over the untraced median time, clamped to 1
+/// syscall_share: syscall_time_ns (traced run) over the traced run's own time where the
+/// backend measured what tracing cost it (bpf), else over the untraced median, clamped to 1
 /// within the time's error; unset when it is above 1 by more (the correction is off) and
 /// when the time is uncertain.
 void set_syscall_share(StrategyResult& r);
+/// How far a traced run's own time (less what tracing cost it and its waits for a CPU) is
+/// from the untraced median, as a fraction of it; nullopt where the backend did not measure
+/// its cost beside this run (ptrace; bpf's short runs, which take the last run's) or
+/// nothing was timed. Above kTracedSpeedAgreement the run is
+/// traced again, up to kTracedRedos times, and the nearest kept.
+std::optional<double> traced_speed_gap(const StrategyResult& r);
+inline constexpr double kTracedSpeedAgreement = 0.05;
+inline constexpr int kTracedRedos = 2;
 
 }  // namespace iobench

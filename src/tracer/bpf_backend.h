@@ -34,7 +34,7 @@ inline constexpr BackendTraits kBpfTraits{
     .per_file = true,
     .per_process = true,
     .every_syscall = true,
-    .subtracts_tracer_cost = true,  // its bias, measured next to each run
+    .subtracts_tracer_cost = true,      // its bias, measured next to each run
     .correction = "kernel clock bias",  // < 0 where the interval misses the entry and exit path
     .costs_measured_beside_runs = true,
     .pins = false,
@@ -44,8 +44,9 @@ inline constexpr BackendTraits kBpfTraits{
 
 /// The syscall table the kernel clock's results are named by (both ABIs), built once.
 const tracing::SyscallTable& bpf_syscall_table();
-/// The clock's bias beside a run: 8 stretches of 2,500 calls each way, ~50 ms.
-tracing::BpfBias bias_beside_run(tracing::BpfClock& clock);
+/// The clock's bias beside a run: 8 stretches of 2,500 calls each way, ~100 ms where a call
+/// takes ~1 us; twice that with `null_call` (getppid's stretches too: --trace-all).
+tracing::BpfBias bias_beside_run(tracing::BpfClock& clock, bool null_call = true);
 
 /// Why --tracer bpf cannot run here, in one line (bpf_clock_unavailable_reason()); empty
 /// when it can.
@@ -69,6 +70,7 @@ class BpfBackend final : public CountingBackend {
  private:
   const tracing::BpfBias& bias();
   TraceMode mode_;
+  bool trace_all_;  // other calls than the write family's: their bias needs getppid's stretches
   tracing::BpfClock clock_;
   std::optional<tracing::BpfBias> bias_;  // of the last run
 };

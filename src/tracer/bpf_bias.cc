@@ -89,19 +89,22 @@ void set_phase(std::atomic<int>& phase, int to) {
 }
 
 /// The child of one stretch: untraced, traced (the parent attaches between), untraced.
-[[noreturn]] void run_stretch(StretchTimes& st, int null_fd, int calls) {
+/// `null_call` false: the write alone (no getppid), when no other call is traced.
+[[noreturn]] void run_stretch(StretchTimes& st, int null_fd, int calls, bool null_call) {
   (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  (void)time_getppid(calls / 4);  // warm, in this new process
-  st.u = time_getppid(calls);
+  const int getppids = null_call ? calls : 0;
+  if (getppids) (void)time_getppid(getppids / 4);  // warm, in this new process
+  if (null_fd >= 0) (void)time_write(null_fd, calls / 4);
+  st.u = getppids ? time_getppid(getppids) : 0;
   st.uw = null_fd >= 0 ? time_write(null_fd, calls) : 0;
   set_phase(st.phase, 1);
   (void)await_phase(st.phase, 2, 0);
-  st.t = time_getppid(calls);
+  st.t = getppids ? time_getppid(getppids) : 0;
   st.tw = null_fd >= 0 ? time_write(null_fd, calls) : 0;
   set_phase(st.phase, 3);
   (void)await_phase(st.phase, 4, 0);
   st.uw_after = null_fd >= 0 ? time_write(null_fd, calls) : 0;
-  st.u_after = time_getppid(calls);
+  st.u_after = getppids ? time_getppid(getppids) : 0;
   ::_exit(0);
 }
 
@@ -114,10 +117,10 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
   loader.rodata().flags[SYS_write] = CLOCK_TRACED | CLOCK_MOVES_DATA | CLOCK_PER_FILE;
   loader.rodata().fd_arg[SYS_write] = 0;
   loader.load();
-  return measure_bias_with(loader, stretches, calls_per_stretch);
+  return measure_bias_with(loader, stretches, calls_per_stretch, true);
 }
 
-BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch) {
+BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch, bool null_call) {
   const int key = kBiasCall;
   std::vector<double> kernel, untraced, bias, overhead, own;
   std::vector<double> write_bias, write_overhead, write_own;
@@ -126,6 +129,7 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
   const UniqueFd null((loader.rodata().flags[SYS_write] & CLOCK_PER_FILE) != 0
                           ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
                           : -1);
+  null_call = null_call || !null;  // without the write, getppid is all there is
   const SharedMapping<StretchTimes> shared;
   if (!shared) throw_errno("mmap", errno, kExitRunFailed);
   StretchTimes& st = *shared.get();
@@ -135,7 +139,7 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
     st.phase.store(0);
     const pid_t pid = ::fork();
     if (pid < 0) throw_errno("fork for the kernel clock's bias", errno, kExitRunFailed);
-    if (pid == 0) run_stretch(st, null.get(), calls_per_stretch);
+    if (pid == 0) run_stretch(st, null.get(), calls_per_stretch, null_call);
     bool ok = await_phase(st.phase, 1, pid);
     const clock_stat before = loader.stat(key), write_before = loader.stat(SYS_write);
     if (ok) {
@@ -165,7 +169,7 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
       }
     }
     const auto timed = static_cast<double>(after.timed - before.timed);
-    if (timed <= 0) continue;
+    if (!null_call || timed <= 0) continue;
     const double k = static_cast<double>(after.total_ns - before.total_ns) / timed;
     const double untraced_g = (u + u_after) / 2;
     all_bias.push_back(k - untraced_g);
@@ -175,6 +179,11 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
     bias.push_back(k - untraced_g);
     overhead.push_back(t - untraced_g);
     own.push_back(static_cast<double>(after.own_ns - before.own_ns) / timed);
+  }
+  if (!null_call) {  // every call traced is a write's: its figures stand for any other
+    bias = all_bias = write_bias.empty() ? all_write_bias : write_bias;
+    overhead = write_overhead;
+    own = write_own;
   }
   const bool any = !bias.empty(), any_write = !write_bias.empty();
   const Spread b = spread_of(any ? bias : all_bias), o = spread_of(overhead);

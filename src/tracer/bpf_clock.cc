@@ -244,9 +244,9 @@ BpfLoader& BpfClock::loaded() {
   return *loader_;
 }
 
-BpfBias BpfClock::bias(int stretches, int calls_per_stretch) {
+BpfBias BpfClock::bias(int stretches, int calls_per_stretch, bool null_call) {
   const RaisedCapabilities raised;
-  return measure_bias_with(loaded(), stretches, calls_per_stretch);
+  return measure_bias_with(loaded(), stretches, calls_per_stretch, null_call);
 }
 
 BpfClockRun BpfClock::run(const std::function<int()>& child_main,

@@ -105,7 +105,7 @@ struct BpfClockRun {
   int status = 0;  // the main child's raw wait status
   bool timed_out = false;
   std::int64_t wall_ns = 0;               // release to the main child's exit
-  std::int64_t waited_ns = -1;  // the main child's leader waiting for a CPU; -1 unknown
+  std::int64_t waited_ns = -1;            // the main child's leader waiting for a CPU; -1 unknown
   std::vector<BpfSyscallStats> syscalls;  // those with calls > 0, by ABI then number
   std::vector<BpfFileStats> files;
   std::vector<BpfProcessStats> processes;  // the syscalls asked for only, by tgid then key
@@ -137,8 +137,8 @@ struct BpfBias {
   // programs evict from it), nearer to it than a null call's.
   double write_bias_ns = 0;
   double write_bias_spread_ns = 0;
-  double kernel_ns = 0;    // the kernel interval of getppid (median)
-  double untraced_ns = 0;  // getppid untraced (median)
+  double kernel_ns = 0;     // the kernel interval of getppid (median)
+  double untraced_ns = 0;   // getppid untraced (median)
   int stretches = 0;        // kept for getppid: their untraced sides agreed (all, if none did)
   int write_stretches = 0;  // the same for the write
 };
@@ -166,8 +166,9 @@ class BpfClock {
   void start(pid_t tgid);
   BpfClockRun stop() noexcept;
   /// measure_bpf_bias with this clock's program (loading it if no run has): next to a run,
-  /// with no second load.
-  BpfBias bias(int stretches = 10, int calls_per_stretch = 20000);
+  /// with no second load. `null_call` false: the write's stretches alone, for a run that
+  /// reports only the write family (measure_bias_with).
+  BpfBias bias(int stretches = 10, int calls_per_stretch = 20000, bool null_call = true);
 
  private:
   BpfClockConfig config_;

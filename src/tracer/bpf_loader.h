@@ -81,6 +81,8 @@ class BpfLoader {
 /// The null syscall the bias is measured on (getppid): every BpfClock's program times it.
 inline constexpr int kBiasCall = 110;  // x86-64's getppid; bpf_bias.cc checks it
 /// measure_bpf_bias on an already loaded program whose config times kBiasCall.
-BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch);
+/// `null_call` false: no getppid stretches (half the time, ~100 ms beside each run where a
+/// call is ~1 us); the write's figures then stand for other calls' too.
+BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch, bool null_call);
 
 }  // namespace iobench::tracing
