@@ -89,14 +89,14 @@ TEST(CalibrationLimits, NoRoomLeftAfterTheTracedRunStillLeavesItsTimesMeasured) 
 
 TEST(CalibrationLimits, NoRoomForTheCalibrationIsTheReasonInTraceTableAndJson) {
   if (::geteuid() != 0) GTEST_SKIP() << "a private mount namespace needs root";
-  // `trace` calibrates in /tmp, after a run that timed a call (a write, here to /dev/null):
-  // in a namespace of its own, a full 4 KiB tmpfs there. The
-  // binary is opened first and run through its fd: a build tree under /tmp is hidden then.
+  // `trace` under ptrace calibrates in /tmp, after a run that timed a call (a write, here to
+  // /dev/null): in a namespace of its own, a full 4 KiB tmpfs there. The binary is opened first and
+  // run through its fd: a build tree under /tmp is hidden then.
   auto traced = [](const std::string& format) {
     return run_process({"/usr/bin/unshare", "-m", "/bin/sh", "-c",
                         "exec 3<\"$0\" && mount -t tmpfs -o size=4k tmpfs /tmp && "
                         "head -c 4096 /dev/zero > /tmp/filler && "
-                        "exec /proc/self/fd/3 trace --format \"$1\" -- "
+                        "exec /proc/self/fd/3 trace --tracer ptrace --format \"$1\" -- "
                         "/bin/sh -c 'echo > /dev/null'",
                         IOBENCH_BIN, format});
   };

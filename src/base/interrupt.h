@@ -57,7 +57,8 @@ class FirstInterruptToCommand {
  public:
   /// `command` is the traced command's main process. The handler PTRACE_INTERRUPTs it: the
   /// tracer, blocked in waitpid, hears of the held SIGINT at the command's next stop, even
-  /// when the signal landed just before it blocked and the command sleeps.
+  /// when the signal landed just before it blocked and the command sleeps. A command no
+  /// tracer stops (the kernel clock's) refuses the request; its waiter's ppoll hears EINTR.
   explicit FirstInterruptToCommand(pid_t command) noexcept;
   ~FirstInterruptToCommand();
   FirstInterruptToCommand(const FirstInterruptToCommand&) = delete;

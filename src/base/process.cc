@@ -78,9 +78,12 @@ class InterruptWindow {
 enum class Wake { kReady, kTimedOut, kInterrupted };
 
 /// Waits until `fd` (a pidfd: readable once the process has exited) is readable, the
-/// deadline passes, or a signal asks us to stop.
-Wake wait_readable(int fd, ProcessTree::Deadline deadline, const sigset_t& during) {
+/// deadline passes, or a signal asks us to stop. `on_wake` runs after each signal that did
+/// not (a held Ctrl-C).
+Wake wait_readable(int fd, ProcessTree::Deadline deadline, const sigset_t& during,
+                   const std::function<void()>& on_wake = {}) {
   for (;;) {
+    if (on_wake) on_wake();
     if (interrupt_signal() != 0) return Wake::kInterrupted;
     timespec left{};
     timespec* timeout = nullptr;
@@ -147,11 +150,19 @@ ProcessTree::~ProcessTree() {
   if (!done_) kill_and_reap();
 }
 
-TreeEnd ProcessTree::wait(Deadline deadline) {
+TreeEnd ProcessTree::wait(Deadline deadline, const PassOn& first_interrupt) {
   InterruptWindow window;
   end_ = TreeEnd{};
-  switch (wait_readable(pidfd_.get(), deadline, window.during_wait())) {
+  // Made inside the window: a SIGINT from before it already asked us to stop.
+  std::optional<FirstInterruptToCommand> held;
+  if (first_interrupt) held.emplace(pid_);
+  const auto pass_on = [&] {
+    if (!held) return;
+    if (const auto sender = held->take()) first_interrupt(*sender);
+  };
+  switch (wait_readable(pidfd_.get(), deadline, window.during_wait(), pass_on)) {
     case Wake::kReady:
+      held.reset();  // the main child is gone: a SIGINT from now on stops us
       end_.main_exit_ns = monotonic_ns();
       reap_zombies();
       break;

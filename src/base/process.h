@@ -11,9 +11,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "base/interrupt.h"
 #include "base/unique_fd.h"
 
 namespace iobench {
@@ -37,6 +39,9 @@ struct TreeEnd {
 class ProcessTree {
  public:
   using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+  /// `trace`'s Ctrl-C for a command no tracer stops (README "Ctrl-C"): given the held first
+  /// SIGINT's sender, passes it on to the command unless the command had the same one.
+  using PassOn = std::function<void(const SignalSender&)>;
 
   /// Takes `pid`, a child of ours. On failure (no pidfd) kills and reaps it, then throws.
   explicit ProcessTree(pid_t pid);
@@ -48,8 +53,9 @@ class ProcessTree {
   /// Waits until the main child has exited and then until every descendant is gone (a
   /// daemonised grandchild is still the command's work). Past `deadline` the whole tree is
   /// killed and reaped (timed_out). A SIGINT/SIGTERM/SIGHUP kills and reaps the whole tree,
-  /// then throws Interrupted.
-  TreeEnd wait(Deadline deadline);
+  /// then throws Interrupted; with `first_interrupt`, the first SIGINT while the main child
+  /// lives goes to it instead (FirstInterruptToCommand), and a second one stops.
+  TreeEnd wait(Deadline deadline, const PassOn& first_interrupt = {});
 
   pid_t pid() const noexcept { return pid_; }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "report/escape.h"
@@ -145,8 +146,9 @@ std::string trace_footer(const TraceResult& t) {
   if (t.ptrace && t.ptrace->calibration_skipped)
     out += "no call timed, so no calibration was needed and nothing subtracted.\n";
   else if (const std::optional<std::int64_t> cost = subtracted_cost_ns(t))
-    out += fmt::format("syscall times have the tracer's {} per call subtracted.\n",
-                       format_duration(static_cast<double>(*cost)));
+    out += fmt::format("syscall times by {}, {} {} per call {}.\n", traits_of(t).label,
+                       format_duration(std::abs(static_cast<double>(*cost))),
+                       traits_of(t).correction, *cost < 0 ? "added" : "subtracted");
   else
     out += "syscall times as measured.\n";
   for (const auto& [name, st] : t.syscalls) {

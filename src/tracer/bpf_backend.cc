@@ -43,6 +43,7 @@ std::string bpf_backend_unavailable() { return bpf_clock_unavailable_reason(); }
 BpfBackend::BpfBackend(const TracerOptions& options)
     : mode_(options.mode),
       trace_all_(options.trace_all),
+      command_gets_first_interrupt_(options.command_gets_first_interrupt),
       clock_(write_family_config(bpf_syscall_table(), options.trace_all)) {}
 
 BpfBackend::~BpfBackend() = default;
@@ -54,7 +55,7 @@ const BpfBias& BpfBackend::bias() {
 
 TraceResult BpfBackend::run(const std::function<int()>& child_main,
                             std::optional<std::chrono::nanoseconds> timeout) {
-  const BpfClockRun run = clock_.run(child_main, timeout);
+  const BpfClockRun run = clock_.run(child_main, timeout, command_gets_first_interrupt_);
   if (mode_ != TraceMode::kTiming) return to_trace_result(run, mode_, BpfBias{});
   std::uint64_t calls = 0;
   for (const auto& sc : run.syscalls) calls += sc.calls;

@@ -39,6 +39,7 @@ inline constexpr BackendTraits kBpfTraits{
     .costs_measured_beside_runs = true,
     .pins = false,
     .automatic = true,
+    .passes_first_interrupt = true,  // the command's own SIGINT seen by a program (signal_generate)
     .note_when_passed_over = false,  // a plain user (no setcap) is the usual case: README
 };
 
@@ -71,6 +72,7 @@ class BpfBackend final : public CountingBackend {
   const tracing::BpfBias& bias();
   TraceMode mode_;
   bool trace_all_;  // other calls than the write family's: their bias needs getppid's stretches
+  bool command_gets_first_interrupt_;  // `trace`: README "Ctrl-C"
   tracing::BpfClock clock_;
   std::optional<tracing::BpfBias> bias_;  // of the last run
 };

@@ -196,6 +196,20 @@ std::vector<BpfProcessStats> collect_processes(BpfLoader& loader,
 
 double ms_since(std::int64_t start) { return static_cast<double>(monotonic_ns() - start) / 1e6; }
 
+/// `trace`'s first Ctrl-C (README "Ctrl-C"), held for the command: a terminal's Ctrl-C or a
+/// kill of the process group reached the command too, from the same sender, and it gets no
+/// second one; a SIGINT sent to iobench alone is passed on. The kernel signals a group's
+/// members in one loop, so the command's shows in the map within microseconds of ours; a
+/// miss waits 20 ms for it first.
+void pass_on_interrupt(const BpfLoader& loader, pid_t command, const SignalSender& sender) {
+  for (int tries = 0; tries < 20; ++tries) {
+    const clock_sigint last = loader.last_sigint(command);
+    if (last.count > 0 && last.code == sender.code && last.pid == sender.pid) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ::kill(command, SIGINT);  // our own unreaped child: its pid is still its own
+}
+
 }  // namespace
 
 bool bpf_clock_built() noexcept { return IOBENCH_HAVE_BPF != 0; }
@@ -250,7 +264,8 @@ BpfBias BpfClock::bias(int stretches, int calls_per_stretch, bool null_call) {
 }
 
 BpfClockRun BpfClock::run(const std::function<int()>& child_main,
-                          std::optional<std::chrono::nanoseconds> timeout) {
+                          std::optional<std::chrono::nanoseconds> timeout,
+                          bool command_gets_first_interrupt) {
   const RaisedCapabilities raised;  // load, attach, read: the child drops them (fork_tree)
   BpfClockRun run;
   std::int64_t t = monotonic_ns();
@@ -277,7 +292,10 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   const std::int64_t start = monotonic_ns();
   if (::write(release_write.get(), "G", 1) != 1)
     throw_errno("release the child", errno, kExitRunFailed);
-  const TreeEnd end = tree.wait(deadline_after(timeout));
+  ProcessTree::PassOn pass_on;
+  if (command_gets_first_interrupt)
+    pass_on = [&](const SignalSender& sender) { pass_on_interrupt(loader, pid, sender); };
+  const TreeEnd end = tree.wait(deadline_after(timeout), pass_on);
   run.wall_ns = end.main_exit_ns - start;
   run.status = end.status;
   run.timed_out = end.timed_out;

@@ -157,8 +157,10 @@ class BpfClock {
   /// may exec and must not throw) and _exits with its value. Follows every thread and fork of
   /// the tree and returns once the child and all its descendants are gone (a tree still
   /// running after `timeout` is killed). Throws Error when the programs do not load.
+  /// `command_gets_first_interrupt`: `trace`'s Ctrl-C (ProcessTree::PassOn).
   BpfClockRun run(const std::function<int()>& child_main,
-                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+                  std::optional<std::chrono::nanoseconds> timeout = std::nullopt,
+                  bool command_gets_first_interrupt = false);
   /// For a caller that forks the tree itself (the ptrace cross-check, tracer/cross_check.h):
   /// from now until stop(), follows the process `tgid` and all it forks. Throws Error when
   /// the programs do not load. stop() returns the counts (no status or wall time: the

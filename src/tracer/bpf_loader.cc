@@ -1,5 +1,6 @@
 #include "tracer/bpf_loader.h"
 
+#include <signal.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@ namespace iobench::tracing {
 #if IOBENCH_HAVE_BPF
 
 namespace {
+
+static_assert(CLOCK_SIGINT == SIGINT && CLOCK_SI_USER == SI_USER && CLOCK_SI_KERNEL == SI_KERNEL);
 
 std::string load_error(int err) {
   if (err == EPERM)
@@ -142,6 +145,7 @@ void BpfLoader::reset() {
   clear_hash<std::uint32_t>(bpf_map__fd(maps.comms));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.waits));
   clear_hash<clock_ring_id>(bpf_map__fd(maps.writing_rings));
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.sigints));
   zero_per_cpu<clock_stat>(bpf_map__fd(maps.stats), CLOCK_KEYS);
   zero_per_cpu<clock_hist>(bpf_map__fd(maps.hists), CLOCK_HIST_SLOTS);
 }
@@ -233,6 +237,13 @@ std::int64_t BpfLoader::waited_ns(pid_t tgid) const {
   return static_cast<std::int64_t>(ns);
 }
 
+clock_sigint BpfLoader::last_sigint(pid_t tgid) const {
+  const auto key = static_cast<std::uint32_t>(tgid);
+  clock_sigint last{};
+  if (bpf_map_lookup_elem(bpf_map__fd(impl_->skel->maps.sigints), &key, &last) != 0) return {};
+  return last;
+}
+
 #else  // built without the kernel clock
 
 struct BpfLoader::Impl {};
@@ -259,6 +270,7 @@ void BpfLoader::for_each_process(
     const std::function<void(const clock_proc_key&, const clock_proc_stat&)>&) const {}
 std::string BpfLoader::comm(pid_t) const { return {}; }
 std::int64_t BpfLoader::waited_ns(pid_t) const { return -1; }
+clock_sigint BpfLoader::last_sigint(pid_t) const { return {}; }
 
 #endif
 

@@ -46,7 +46,7 @@ class BpfLoader {
   /// Follows the process `tgid` (and, from now on, every process it forks).
   void track(pid_t tgid);
   void untrack(pid_t tgid);
-  /// Attaches the five raw tracepoints; detach() removes them (the maps stay readable).
+  /// Attaches the six raw tracepoints; detach() removes them (the maps stay readable).
   void attach();
   void detach() noexcept;
   /// The traced program's standard streams (fd_kind.h), for the rings' writes
@@ -71,6 +71,9 @@ class BpfLoader {
   /// call or in user space) from its first traced call to the end of its last; -1 if it was
   /// not seen exiting.
   std::int64_t waited_ns(pid_t tgid) const;
+  /// The last SIGINT sent to process `tgid` while it was followed, and how many it had
+  /// (count 0: none).
+  clock_sigint last_sigint(pid_t tgid) const;
 
  private:
   struct Impl;

@@ -38,15 +38,19 @@ TEST_F(BackendList, NamesAreUniqueAndFoundAndTheFallbackGivesEverything) {
   }
   EXPECT_EQ(find_backend("auto"), nullptr);  // a choice among them, not one of them
   const BackendTraits& f = *fallback_backend().traits;
-  EXPECT_TRUE(
-      gives(f, {.times = true, .per_file = true, .per_process = true, .every_syscall = true}));
+  EXPECT_TRUE(gives(f, {.times = true,
+                        .per_file = true,
+                        .per_process = true,
+                        .every_syscall = true,
+                        .first_interrupt = true}));
   EXPECT_EQ(why_not(fallback_backend()), "");
 }
 
 TEST_F(BackendList, AutoTakesTheCheapestThatGivesWhatTheRunNeeds) {
   for (const BackendNeeds needs :
        {BackendNeeds{}, BackendNeeds{.times = true}, BackendNeeds{.per_file = true},
-        BackendNeeds{.every_syscall = true}}) {
+        BackendNeeds{.every_syscall = true},
+        BackendNeeds{.times = true, .per_file = true, .first_interrupt = true}}) {  // trace's
     const AutoChoice c = choose_backend(needs);
     ASSERT_NE(c.backend, nullptr);
     EXPECT_TRUE(gives(*c.backend->traits, needs)) << c.backend->traits->name;

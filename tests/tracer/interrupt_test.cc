@@ -1,7 +1,9 @@
 // Ctrl-C under `iobench trace`, through the real binary, as a shell runs it: iobench leads a
 // process group of its own (a foreground job), and a terminal's Ctrl-C is a SIGINT to that
 // whole group. The first one is the traced program's to handle, and what its handler writes
-// is counted; a second one kills the tree. And a program cannot trap iobench with ptrace.
+// is counted; a second one kills the tree: under ptrace, which sees the program's signals
+// stop it, and under the kernel clock, which sees them generated. And a program cannot trap
+// iobench's ptrace tracer with ptrace.
 #include <seccomp.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -16,6 +18,7 @@
 
 #include "../run_process.h"
 #include "../wait_for.h"
+#include "bpf_test_util.h"
 #include "tracer_test_util.h"
 
 namespace iobench::tracer_test {
@@ -91,12 +94,17 @@ bool sigint_pending(pid_t pid) {
   return false;
 }
 
-class CtrlC : public TracerTest {
+/// Each test once per backend that passes the first Ctrl-C on: GetParam() is --tracer's word.
+class CtrlC : public TracerTest, public ::testing::WithParamInterface<std::string> {
  protected:
-  /// `iobench trace [EXTRA] --format json -- sigint_flush FILE 100 MODE`, once the program
-  /// waits for its SIGINT (its first line is written, and it sleeps).
+  void SetUp() override {
+    TracerTest::SetUp();
+    if (GetParam() == "bpf") SKIP_WITHOUT_BPF();
+  }
+  /// `iobench trace --tracer T [EXTRA] --format json -- sigint_flush FILE 100 MODE`, once the
+  /// program waits for its SIGINT (its first line is written, and it sleeps).
   std::unique_ptr<Job> start(const std::string& mode, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"trace", "--format", "json"};
+    std::vector<std::string> args{"trace", "--tracer", GetParam(), "--format", "json"};
     args.insert(args.end(), extra.begin(), extra.end());
     for (const std::string& a : {std::string("--"), std::string(PROGRAM_SIGINT_FLUSH), file(),
                                  std::to_string(kFlushLines), mode})
@@ -136,7 +144,7 @@ class CtrlC : public TracerTest {
   TempDir dir_;
 };
 
-TEST_F(CtrlC, SigintToIobenchAloneReachesTheProgramOnceAndItsWritesCount) {
+TEST_P(CtrlC, SigintToIobenchAloneReachesTheProgramOnceAndItsWritesCount) {
   auto job = start("count", {"--count-only"});
   ::kill(job->pid(), SIGINT);  // `kill -INT <iobench>`: the program has none of its own
   flushed_then_done(*job);
@@ -146,7 +154,7 @@ TEST_F(CtrlC, SigintToIobenchAloneReachesTheProgramOnceAndItsWritesCount) {
   EXPECT_EQ(job->err(), "");
 }
 
-TEST_F(CtrlC, TerminalCtrlCReachesTheProgramOnceAndItsWritesCount) {
+TEST_P(CtrlC, TerminalCtrlCReachesTheProgramOnceAndItsWritesCount) {
   // Timing mode: the calibrations before and after the program are iobench's own.
   auto job = start("count");
   job->ctrl_c();  // both get one: the program its own, iobench must add none
@@ -156,7 +164,7 @@ TEST_F(CtrlC, TerminalCtrlCReachesTheProgramOnceAndItsWritesCount) {
   EXPECT_EQ(write_calls(*job), 1 + kFlushLines) << job->out();
 }
 
-TEST_F(CtrlC, TheProgramsOwnSigintFirstThenIobenchsIsStillOneCtrlC) {
+TEST_P(CtrlC, TheProgramsOwnSigintFirstThenIobenchsIsStillOneCtrlC) {
   // The order a Ctrl-C often lands in: the program takes its SIGINT (a delivery stop the
   // tracer injects) before iobench's handler runs. Same sender, so the same Ctrl-C.
   auto job = start("count", {"--count-only"});
@@ -169,7 +177,7 @@ TEST_F(CtrlC, TheProgramsOwnSigintFirstThenIobenchsIsStillOneCtrlC) {
   EXPECT_EQ(write_calls(*job), 1 + kFlushLines) << job->out();
 }
 
-TEST_F(CtrlC, AProgramThatDiesOfItGives130AndTheReport) {
+TEST_P(CtrlC, AProgramThatDiesOfItGives130AndTheReport) {
   auto job = start("die", {"--count-only"});
   job->ctrl_c();
   EXPECT_EQ(job->wait(), 128 + SIGINT) << job->err();
@@ -178,7 +186,7 @@ TEST_F(CtrlC, AProgramThatDiesOfItGives130AndTheReport) {
   EXPECT_EQ(doc.at("signal"), SIGINT) << job->out();
 }
 
-TEST_F(CtrlC, ASecondCtrlCKillsTheTreeAndLeavesNothing) {
+TEST_P(CtrlC, ASecondCtrlCKillsTheTreeAndLeavesNothing) {
   auto job = start("hang", {"--count-only"});  // a sleeping child beside it
   job->ctrl_c();
   ASSERT_TRUE(wait_until([&] { return count_lines(file()) == 1 + kFlushLines; }))
@@ -191,12 +199,12 @@ TEST_F(CtrlC, ASecondCtrlCKillsTheTreeAndLeavesNothing) {
   // TearDown: no process of the tree is left, stopped, traced or running.
 }
 
-TEST_F(CtrlC, AProgramWhoseMainThreadExitedStillGetsItsCtrlC) {
+TEST_P(CtrlC, AProgramWhoseMainThreadExitedStillGetsItsCtrlC) {
   // The handler's PTRACE_INTERRUPT names the main thread, a zombie here: another thread
   // must stop for the SIGINT to be passed on, or the run hangs.
   const std::string out = dir_.file("zombie");
-  Job job({"trace", "--count-only", "--timeout", "30", "-o", dir_.file("report"), "--",
-           PROGRAM_ZOMBIE_LEADER, out},
+  Job job({"trace", "--tracer", GetParam(), "--count-only", "--timeout", "30", "-o",
+           dir_.file("report"), "--", PROGRAM_ZOMBIE_LEADER, out},
           dir_.path());
   ASSERT_TRUE(wait_until([&] {
     const pid_t child = program(job);
@@ -208,7 +216,12 @@ TEST_F(CtrlC, AProgramWhoseMainThreadExitedStillGetsItsCtrlC) {
   EXPECT_EQ(count_lines(out), 2u) << "the handler ran once";
 }
 
-// ---- a program cannot trap iobench ----
+INSTANTIATE_TEST_SUITE_P(Backends, CtrlC, ::testing::Values("ptrace", "bpf"),
+                         [](const auto& info) { return info.param; });
+
+// ---- a program cannot trap iobench's ptrace tracer (the kernel clock stops no one) ----
+
+using PtraceOfIobench = TracerTest;
 
 /// `ptrace_parent [--int80]` traced by iobench in `mode`: each attempt must fail with EPERM.
 void expect_ptrace_refused(const std::vector<std::string>& program) {
@@ -217,7 +230,8 @@ void expect_ptrace_refused(const std::vector<std::string>& program) {
   // It also tries iobench's other threads: --timeout's watchdog is one.
   TempDir dir;
   for (const char* mode : {"--count-only", "--trace-all"}) {
-    std::vector<std::string> args{"trace", mode, "--timeout", "30", "-o", dir.file("report"), "--"};
+    std::vector<std::string> args{"trace", "--tracer", "ptrace",           mode, "--timeout",
+                                  "30",    "-o",       dir.file("report"), "--"};
     args.insert(args.end(), program.begin(), program.end());
     const auto r = testing::iobench(args);
     EXPECT_EQ(r.status, 0) << mode << ": 1 another errno, 2 it attached, 124 a hang\n" << r.err;
@@ -232,11 +246,11 @@ bool kernel_runs_i386() {
   return testing::run_process({PROGRAM_INT80_WRITER, dir.file("out"), "1"}).status == 0;
 }
 
-TEST_F(CtrlC, AProgramThatPtracesIobenchGetsEpermAndTheRunEnds) {
+TEST_F(PtraceOfIobench, AProgramThatPtracesIobenchGetsEpermAndTheRunEnds) {
   expect_ptrace_refused({PROGRAM_PTRACE_PARENT});
 }
 
-TEST_F(CtrlC, AnI386PtraceOfIobenchGetsEpermToo) {
+TEST_F(PtraceOfIobench, AnI386PtraceOfIobenchGetsEpermToo) {
   // i386 numbers ptrace 26: the filter stops its attach to a watchdog or spinner thread as
   // it does the native one, and the tracer must refuse it as well.
   if (!kernel_runs_i386()) GTEST_SKIP() << "the kernel runs no i386 code here";
@@ -273,14 +287,15 @@ int iobench_without_filters(const std::vector<std::string>& args, const std::str
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-TEST_F(CtrlC, WithoutTheFilterTheTracerRefusesThePtraceItself) {
+TEST_F(PtraceOfIobench, WithoutTheFilterTheTracerRefusesThePtraceItself) {
   const bool i386 = kernel_runs_i386();
   for (const char* abi : {"", "--int80"}) {
     if (*abi != '\0' && !i386) continue;  // no IA32 emulation: the native case only
     TempDir dir;
     const std::string err = dir.file("err");
-    std::vector<std::string> args{"trace", "--count-only",     "--timeout", "30",
-                                  "-o",    dir.file("report"), "--",        PROGRAM_PTRACE_PARENT};
+    std::vector<std::string> args{
+        "trace", "--tracer", "ptrace",           "--count-only", "--timeout",
+        "30",    "-o",       dir.file("report"), "--",           PROGRAM_PTRACE_PARENT};
     if (*abi != '\0') args.emplace_back(abi);
     const int status = iobench_without_filters(args, err);
     EXPECT_EQ(status, 0) << abi << ": 1 another errno, 2 it attached, 124 a hang, 99 no policy\n"

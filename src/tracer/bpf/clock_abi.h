@@ -129,4 +129,15 @@ struct clock_proc_stat {
 };
 #define CLOCK_COMM_LEN 16
 
+/* The last SIGINT sent to a process of the tree, and who sent it as siginfo says (si_code,
+ * si_pid): `trace` passes its first Ctrl-C on only when the command has not had the same. */
+#define CLOCK_SIGINT 2
+#define CLOCK_SI_USER 0
+#define CLOCK_SI_KERNEL 0x80
+struct clock_sigint {
+  clock_u64 count;
+  clock_s32 code;
+  clock_s32 pid;
+};
+
 #endif

@@ -123,6 +123,17 @@ struct files_struct {
   struct fdtable* fdt;
 };
 
+/* The kernel wraps these in an anonymous struct: CO-RE finds a field through it. */
+union __sifields {
+  struct {
+    int _pid;
+  } _kill;
+};
+struct kernel_siginfo {
+  int si_code;
+  union __sifields _sifields;
+};
+
 struct task_struct {
   struct thread_info thread_info;
   int pid;

@@ -108,6 +108,14 @@ struct {
   __type(value, __u64);
 } waits SEC(".maps");
 
+/* tgid -> the last SIGINT generated for it (clock_sigint). */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 8192);
+  __type(key, __u32);
+  __type(value, struct clock_sigint);
+} sigints SEC(".maps");
+
 /* The number of significant bits of v, in arithmetic: clang 14 crashes on __builtin_clzll
  * when it targets BPF, and a branch per step doubles the paths the verifier walks at each
  * program load. Each step: s = k when v >= 2^k (v < 2^2k there), else 0. */
@@ -388,5 +396,32 @@ int BPF_PROG(clock_exit_task, struct task_struct* task) {
     bpf_map_update_elem(&comms, &tgid, &comm, BPF_ANY);
     bpf_map_delete_elem(&tracked, &tgid);
   }
+  return 0;
+}
+
+/* Who sent a SIGINT to a process of the tree (the kernel's SEND_SIG_NOINFO, 0, is a
+ * kill(2)-like SI_USER from the current task; SEND_SIG_PRIV, 1, the kernel's own: a
+ * terminal's Ctrl-C). Signals are rare: this costs the syscalls nothing. */
+SEC("raw_tp/signal_generate")
+int BPF_PROG(clock_signal, int sig, struct kernel_siginfo* info, struct task_struct* task,
+             int group, int result) {
+  if (sig != CLOCK_SIGINT) return 0;
+  const __u32 tgid = BPF_CORE_READ(task, tgid);
+  if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
+  struct clock_sigint last = {};
+  struct clock_sigint* old = bpf_map_lookup_elem(&sigints, &tgid);
+  if (old) last.count = old->count;
+  last.count += 1;
+  if ((unsigned long)info == 0) {
+    last.code = CLOCK_SI_USER;
+    last.pid = bpf_get_current_pid_tgid() >> 32;
+  } else if ((unsigned long)info == 1) {
+    last.code = CLOCK_SI_KERNEL;
+    last.pid = 0;
+  } else {
+    last.code = BPF_CORE_READ(info, si_code);
+    last.pid = BPF_CORE_READ(info, _sifields._kill._pid);
+  }
+  bpf_map_update_elem(&sigints, &tgid, &last, BPF_ANY);
   return 0;
 }
