@@ -65,6 +65,19 @@ TEST(SyscallShare, OneClockRunIsHeldToTheUntracedMedian) {
   EXPECT_GT(*traced_speed_gap(r), kTracedSpeedAgreement);
 }
 
+// A run away from the untraced median is traced again while the redos' budget (a share of
+// the rows' timed runs) holds one more such attempt, and at most kTracedRedos times.
+TEST(SyscallShare, TracedAgainWithinTheRedoBudget) {
+  const double away = kTracedSpeedAgreement * 2, near = kTracedSpeedAgreement / 2;
+  EXPECT_TRUE(trace_again(away, 0, 300, 1000));
+  EXPECT_TRUE(trace_again(away, 0, 1000, 1000)) << "exactly fits";
+  EXPECT_FALSE(trace_again(away, 0, 1001, 1000)) << "over the budget";
+  EXPECT_FALSE(trace_again(near, 0, 300, 1000)) << "went at the untraced speed";
+  EXPECT_FALSE(trace_again(std::nullopt, 0, 300, 1000)) << "no gap measured";
+  EXPECT_TRUE(trace_again(away, kTracedRedos - 1, 300, 1000));
+  EXPECT_FALSE(trace_again(away, kTracedRedos, 300, 1000)) << "at most kTracedRedos";
+}
+
 TEST(SyscallShare, NeverAboveOne) {
   // Above 1 within its own error: read as "all of it".
   StrategyResult r = traced_row(105'000'000, 10'000'000, 900'000'000);

@@ -9,6 +9,7 @@
 #include <random>
 #include <utility>
 
+#include "base/monotonic_clock.h"
 #include "run/host_info.h"
 #include "run/noise.h"
 #include "run/run_plan.h"
@@ -38,6 +39,7 @@ struct Runner::Impl {
   // tracer is calibrated before the first one instead (tracer.cc, "Calibrate later").
   bool calibrate_first = false;
   int timed_runs = 0;  // timed runs so far: each sample's place in the order they ran
+  std::int64_t redo_budget_ns = 0;  // what traced redos may still take (kTracedRedoShare)
   std::mt19937_64 rng{std::random_device{}()};  // the interleaved order; fresh every run
 
   explicit Impl(const RunSettings& s) : settings(s) {
@@ -134,6 +136,11 @@ std::optional<double> traced_speed_gap(const StrategyResult& r) {
       *r.time_less_cpu_waits_ns <= 0)
     return std::nullopt;
   return std::abs(*own / static_cast<double>(*r.time_less_cpu_waits_ns) - 1);
+}
+
+bool trace_again(std::optional<double> gap, int attempt, std::int64_t attempt_ns,
+                 std::int64_t budget_ns) {
+  return gap && *gap > kTracedSpeedAgreement && attempt < kTracedRedos && attempt_ns <= budget_ns;
 }
 
 void set_syscall_share(StrategyResult& r) {
@@ -297,6 +304,7 @@ void Runner::trace_row(Row& row) {
     std::optional<StrategyResult> kept;
     for (int attempt = 0;; ++attempt) {
       r = untraced;
+      const std::int64_t began = monotonic_ns();
       ChildRun run = row.work->run(impl_->backend.get(), o.timeout);
       if (run.trace) warn_once(*run.trace, r);
       // A failed counted run fails the row (wrong bytes too): its counts would describe them.
@@ -313,7 +321,9 @@ void Runner::trace_row(Row& row) {
       // (this VM's speed flips for 10 ms-1 s). Traced again, and the nearest run kept.
       const std::optional<double> gap = traced_speed_gap(r);
       if (!kept || (gap && *gap < traced_speed_gap(*kept).value_or(1e9))) kept = r;
-      if (!gap || *gap <= kTracedSpeedAgreement || attempt == kTracedRedos) break;
+      const std::int64_t took = monotonic_ns() - began;  // what a redo of this row would cost
+      if (attempt > 0) impl_->redo_budget_ns -= took;
+      if (!trace_again(gap, attempt, took, impl_->redo_budget_ns)) break;
       row.discard();
     }
     r = std::move(*kept);
@@ -339,6 +349,9 @@ std::vector<StrategyResult> Runner::run_rows(const std::vector<Workload*>& workl
   }
   for (Row& row : rows) warm_up(row);
   run_timed(rows);
+  std::int64_t timed_ns = 0;
+  for (const Row& row : rows) timed_ns += row.timed_ns;
+  impl_->redo_budget_ns = std::llround(kTracedRedoShare * static_cast<double>(timed_ns));
   std::vector<StrategyResult> results;
   for (Row& row : rows) {
     if (!row.done) trace_row(row);

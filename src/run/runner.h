@@ -75,10 +75,18 @@ void set_syscall_share(StrategyResult& r);
 /// How far a traced run's own time (less what tracing cost it and its waits for a CPU) is
 /// from the untraced median, as a fraction of it; nullopt where the backend did not measure
 /// its cost beside this run (ptrace; bpf's short runs, which take the last run's) or
-/// nothing was timed. Above kTracedSpeedAgreement the run is
-/// traced again, up to kTracedRedos times, and the nearest kept.
+/// nothing was timed. Above kTracedSpeedAgreement the run is traced again, up to
+/// kTracedRedos times and while the redos' time fits in kTracedRedoShare of the rows' timed
+/// runs, and the nearest kept.
 std::optional<double> traced_speed_gap(const StrategyResult& r);
 inline constexpr double kTracedSpeedAgreement = 0.05;
 inline constexpr int kTracedRedos = 2;
+// The redos' budget: two of each big row made the traced demo 1.66x its --no-trace twin
+// where none gave 1.09-1.33x, against 3 of 16 shares below 90% instead of 1 (2026-12-06).
+inline constexpr double kTracedRedoShare = 0.10;
+/// Whether a row is traced again after `attempt` (0: the first), whose gap that was and which
+/// took `attempt_ns`, with `budget_ns` left of the redos' budget.
+bool trace_again(std::optional<double> gap, int attempt, std::int64_t attempt_ns,
+                 std::int64_t budget_ns);
 
 }  // namespace iobench
