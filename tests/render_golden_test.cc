@@ -60,7 +60,7 @@ RunRecord report_with_notes() {
   rep.results[0].timed_calls = 4000;             // unbuffered: 4,000 of 100,000 timed
   rep.results[2].syscall_time_ci95_ns = 900000;  // stdio: interval holds zero
   rep.results[3].syscall_share.reset();          // buffered: share not trusted
-  rep.results[3].trace->ptrace = PtraceDetails{.seccomp = true};
+  rep.results[3].trace->ptrace.emplace().seccomp = true;
   return rep;
 }
 
@@ -247,7 +247,7 @@ TraceRecord trace_report() {
   rep.command = {"./writer", "out"};
   TraceResult& t = rep.trace;
   t.available = true;
-  t.ptrace = PtraceDetails{.overhead_ns = 3600};
+  t.ptrace.emplace().overhead_ns = 3600;
   t.wall_ns = 12500000;
   t.syscalls["write"] = syscall(1000, 64000, 4200000, 100, 300000);  // sampled
   t.syscalls["write"].latency = latency(3900, 8800, 120000);
@@ -269,7 +269,10 @@ TraceRecord trace_report() {
                          {{"write", t.syscalls["write"]}},
                          "tar",
                          {FileStats{"/tmp/out", {{"write", t.syscalls["write"]}}}}});
-  t.processes.push_back({4002, {{"openat", t.syscalls["openat"]}}});
+  ProcessStats unnamed;
+  unnamed.pid = 4002;
+  unnamed.syscalls = {{"openat", t.syscalls["openat"]}};
+  t.processes.push_back(unnamed);
   return rep;
 }
 

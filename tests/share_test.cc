@@ -28,7 +28,7 @@ StrategyResult traced_row(std::int64_t time_ns, std::int64_t ci_ns, std::int64_t
   r.traced_time_ns = 900'000'000;
   TraceResult t;
   t.available = true;
-  t.ptrace = PtraceDetails{.cpu_ns = cpu_ns};
+  t.ptrace.emplace().cpu_ns = cpu_ns;
   r.trace = t;
   set_syscall_share(r);
   return r;

@@ -212,10 +212,14 @@ TEST(SmallContracts, TraceTableShowsALostTimeAsADash) {
   rep.trace.available = true;
   rep.trace.mode = TraceMode::kTiming;
   // Every call timed (the fifth field): errors and bytes counted, not estimates.
-  rep.trace.syscalls["write"] = {4, 0, 40, 0, 4};
-  rep.trace.syscalls["fsync"] = {1, 0, 0, 2000, 1};
+  SyscallStats& write = rep.trace.syscalls["write"];
+  write.calls = write.timed_calls = 4;
+  write.bytes = 40;
+  SyscallStats& fsync = rep.trace.syscalls["fsync"];
+  fsync.calls = fsync.timed_calls = 1;
+  fsync.time_ns = 2000;
   rep.trace.wall_ns = 1000000;
-  rep.trace.ptrace = PtraceDetails{.overhead_ns = 2500};
+  rep.trace.ptrace.emplace().overhead_ns = 2500;
   const std::string table = render_trace_table(rep);
   EXPECT_FALSE(contains(table, "0 ns")) << table;
   EXPECT_EQ(row_of(table, "write"), "write 4 0 40 — — — — —") << table;
