@@ -38,7 +38,7 @@ struct Runner::Impl {
   // A strategy may fill --dir and leave the calibration after its traced run no block: the
   // tracer is calibrated before the first one instead (tracer.cc, "Calibrate later").
   bool calibrate_first = false;
-  int timed_runs = 0;  // timed runs so far: each sample's place in the order they ran
+  int timed_runs = 0;               // timed runs so far: each sample's place in the order they ran
   std::int64_t redo_budget_ns = 0;  // what traced redos may still take (kTracedRedoShare)
   std::mt19937_64 rng{std::random_device{}()};  // the interleaved order; fresh every run
 

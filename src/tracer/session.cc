@@ -161,27 +161,9 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
 
   switch (status.kind()) {
     case Kind::kSeccompStop:
-    case Kind::kSyscallStop: {
-      __ptrace_syscall_info info{};
-      if (::ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0) {
-        if (errno == ESRCH) return;
-        throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
-      }
-      if (t.refusing && info.op == PTRACE_SYSCALL_INFO_EXIT) {
-        finish_refusal(tid, t);
-        resume(tid, t);
-        return;
-      }
-      // The exit stop carries no number: it belongs to the entry the thread holds.
-      if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
-        on_exit(tid, t, info, now_ns);
-      } else if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
-        on_entry(tid, t, info);
-      } else {
-        resume(tid, t);
-      }
+    case Kind::kSyscallStop:
+      on_syscall_stop(tid, t, now_ns);
       return;
-    }
     case Kind::kPtraceEventStop:
       on_event(tid, t, status.ptrace_event());
       return;
@@ -191,22 +173,47 @@ void TraceSession::handle(pid_t tid, const WaitStatus& status, std::int64_t now_
       ptrace_or_throw(PTRACE_LISTEN, tid, nullptr, nullptr, "PTRACE_LISTEN");
       return;
     case Kind::kSignalDeliveryStop:
-      if (tid == main_pid_ && !handshake_seen_ && status.stop_signal() == SIGSTOP &&
-          config_.report->filter_errno.load() != 0) {
-        // The child's "no filter" SIGSTOP (see child_launch.cc): ours, not the program's.
-        handshake_seen_ = true;
-        seccomp_ = false;
-        resume(tid, t);
-        return;
-      }
-      cancel_probe(tid, t);
-      settle_restart(tid, t, status.stop_signal());
-      resume(tid, t, status.stop_signal());  // the program's signal: deliver it
+      on_signal_stop(tid, t, status.stop_signal());
       return;
     default:
       resume(tid, t);
       return;
   }
+}
+
+void TraceSession::on_syscall_stop(pid_t tid, Thread& t, std::int64_t now_ns) {
+  __ptrace_syscall_info info{};
+  if (::ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0) {
+    if (errno == ESRCH) return;
+    throw_errno("PTRACE_GET_SYSCALL_INFO", errno, kExitRunFailed);
+  }
+  if (t.refusing && info.op == PTRACE_SYSCALL_INFO_EXIT) {
+    finish_refusal(tid, t);
+    resume(tid, t);
+    return;
+  }
+  // The exit stop carries no number: it belongs to the entry the thread holds.
+  if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+    on_exit(tid, t, info, now_ns);
+  } else if (info.op == PTRACE_SYSCALL_INFO_ENTRY || info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+    on_entry(tid, t, info);
+  } else {
+    resume(tid, t);
+  }
+}
+
+void TraceSession::on_signal_stop(pid_t tid, Thread& t, int sig) {
+  if (tid == main_pid_ && !handshake_seen_ && sig == SIGSTOP &&
+      config_.report->filter_errno.load() != 0) {
+    // The child's "no filter" SIGSTOP (see child_launch.cc): ours, not the program's.
+    handshake_seen_ = true;
+    seccomp_ = false;
+    resume(tid, t);
+    return;
+  }
+  cancel_probe(tid, t);
+  settle_restart(tid, t, sig);
+  resume(tid, t, sig);  // the program's signal: deliver it
 }
 
 void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info) {
@@ -233,21 +240,8 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
       compat_args[i] = static_cast<std::uint32_t>(info.entry.args[i]);
     args = compat_args.data();
   }
-  if (t.probe == Probe::kArmed) {
-    if (sc.native && nr == SYS_write && static_cast<int>(args[0]) == kProbeFd) {
-      begin_timed_interval(t);
-      // From the call's exit stop to here: a resume, a return to user mode and a new entry
-      // through the filter to a stop; the other half of what a stop costs the tracee.
-      reentry_sum_ns_ += t.cpu0 - t.held.exit_cpu;
-      t.probe = Probe::kTiming;
-      resume(tid, t);
-      return;
-    }
-    // Not our probe (cannot happen with our filter first in line): never probe here again.
-    t.probe = Probe::kNone;
-    processes_[t.tgid].own_filter = true;
-    record(t, t.held, false);
-  }
+  if (t.probe == Probe::kArmed && on_probe_entry(tid, t, sc.native && nr == SYS_write, args))
+    return;
   if (loads_filter(sc, args)) processes_[t.tgid].own_filter = true;
   Process& p = processes_[t.tgid];
   if (sc.clone_flags != CloneFlagsAt::kNone) keep_clone_traced(tid, sc.clone_flags, args);
@@ -267,9 +261,32 @@ void TraceSession::on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& i
     resume(tid, t);
     return;
   }
-  t.pending = true;
   t.nr = nr;
   t.arch = info.arch;
+  start_timing(tid, t, sc, weight, slot, args);
+}
+
+bool TraceSession::on_probe_entry(pid_t tid, Thread& t, bool native_write,
+                                  const std::uint64_t* args) {
+  if (native_write && static_cast<int>(args[0]) == kProbeFd) {
+    begin_timed_interval(t);
+    // From the call's exit stop to here: a resume, a return to user mode and a new entry
+    // through the filter to a stop; the other half of what a stop costs the tracee.
+    reentry_sum_ns_ += t.cpu0 - t.held.exit_cpu;
+    t.probe = Probe::kTiming;
+    resume(tid, t);
+    return true;
+  }
+  // Not our probe (cannot happen with our filter first in line): never probe here again.
+  t.probe = Probe::kNone;
+  processes_[t.tgid].own_filter = true;
+  record(t, t.held, false);
+  return false;
+}
+
+void TraceSession::start_timing(pid_t tid, Thread& t, const SyscallInfo& sc, std::uint32_t weight,
+                                const TraceTally::Slot& slot, const std::uint64_t* args) {
+  t.pending = true;
   t.weight = weight;
   t.slot = slot;
   t.moves_data = sc.moves_data;

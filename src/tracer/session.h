@@ -166,7 +166,15 @@ class TraceSession {
   void handle(pid_t tid, const WaitStatus& status, std::int64_t now_ns, const struct rusage& usage);
   Thread& adopt(pid_t tid);
   void forget(pid_t tid);
+  void on_syscall_stop(pid_t tid, Thread& t, std::int64_t now_ns);
+  void on_signal_stop(pid_t tid, Thread& t, int sig);
   void on_entry(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  /// An entry while a probe is armed: true if it was the probe (timed from here and resumed);
+  /// else the held call is recorded unprobed and the process never probed again.
+  bool on_probe_entry(pid_t tid, Thread& t, bool native_write, const std::uint64_t* args);
+  /// Holds the call `t` entered as timed (nr and arch set) and resumes it.
+  void start_timing(pid_t tid, Thread& t, const SyscallInfo& sc, std::uint32_t weight,
+                    const TraceTally::Slot& slot, const std::uint64_t* args);
   /// The tally's key (fd_kind.h, file_key()) of the file a write-family call names.
   const std::string* file_of(pid_t tid, Process& p, const SyscallInfo& sc,
                              const std::uint64_t* args);

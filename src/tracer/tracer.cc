@@ -113,6 +113,29 @@ Tracer::Tracer(TracerOptions options)
 
 Tracer::~Tracer() = default;
 
+std::optional<Overhead> Tracer::Impl::calibrate_beside(const Traced& t, bool later, bool calibrated,
+                                                       TracerCalibration& after) {
+  // A run that timed enough calls for the correction to matter is calibrated again right
+  // after it (which is also the next run's "before"): what is subtracted drifts with the
+  // machine's load, and a run is corrected by the two calibrations that bracket it.
+  if (!later && calibrated && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
+    calibrate();
+    // Failed: the run rests on the one before it alone; the next run tries again.
+    if (latest().failure.empty()) after = latest();
+  }
+  // The run's stops may have run in a regime none of the recent calibrations did: a few more
+  // tries to meet it, then the median of them all, with their whole spread as its error.
+  std::optional<Overhead> residual = residual_in_regime(history, t.probe_median_ns);
+  for (int i = 0; calibrated && t.probed > 0 && !residual && i < kRegimeRetries &&
+                  t.tally.timed_calls() >= kRecalibrateAfter && latest().failure.empty();
+       ++i) {
+    calibrate();
+    residual = residual_in_regime(history, t.probe_median_ns);
+  }
+  if (!residual) residual = residual_in_regime(history, 0);
+  return residual;
+}
+
 TraceResult Tracer::run(const std::function<int()>& child_main,
                         std::optional<std::chrono::nanoseconds> timeout) {
   Impl::Hooks hooks;
@@ -140,24 +163,7 @@ TraceResult Tracer::run(const std::function<int()>& child_main,
   // Without a calibration the run is still traced in timing mode (calls, errors and bytes are
   // measured as ever), but none of its times is known.
   const bool calibrated = timing && !skipped && before.failure.empty();
-  // A run that timed enough calls for the correction to matter is calibrated again right
-  // after it (which is also the next run's "before"): what is subtracted drifts with the
-  // machine's load, and a run is corrected by the two calibrations that bracket it.
-  if (!later && calibrated && t.result.available && t.tally.timed_calls() >= kRecalibrateAfter) {
-    impl_->calibrate();
-    // Failed: the run rests on the one before it alone; the next run tries again.
-    if (impl_->latest().failure.empty()) after = impl_->latest();
-  }
-  // The run's stops may have run in a regime none of the recent calibrations did: a few more
-  // tries to meet it, then the median of them all, with their whole spread as its error.
-  std::optional<Overhead> residual = residual_in_regime(impl_->history, t.probe_median_ns);
-  for (int i = 0; calibrated && t.probed > 0 && !residual && i < kRegimeRetries &&
-                  t.tally.timed_calls() >= kRecalibrateAfter && impl_->latest().failure.empty();
-       ++i) {
-    impl_->calibrate();
-    residual = residual_in_regime(impl_->history, t.probe_median_ns);
-  }
-  if (!residual) residual = residual_in_regime(impl_->history, 0);
+  const std::optional<Overhead> residual = impl_->calibrate_beside(t, later, calibrated, after);
   TraceResult& r = t.result;
   PtraceDetails& details = *r.ptrace;
   details.probed_calls = t.probed;

@@ -71,6 +71,11 @@ struct Tracer::Impl {
   /// many as ensure_calibrated() would have made), then its held calls recorded with the first
   /// of them as if it had come before. Returns that one, and sets `after` to the last.
   TracerCalibration calibrate_after(Traced& t, TracerCalibration& after);
+  /// After run `t` (calibrated later or not): a calibration right after it into `after` when
+  /// it timed enough calls, more when none recent ran in its stops' regime; the residual of
+  /// that regime, else the median of them all.
+  std::optional<tracing::Overhead> calibrate_beside(const Traced& t, bool later, bool calibrated,
+                                                    TracerCalibration& after);
   bool calibrated() const { return calibration && calibration->failure.empty(); }
   /// Calibrates when there is no calibration yet (three times), or once more when the last
   /// one failed: the space or the fd it lacked may be back.
