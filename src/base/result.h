@@ -223,5 +223,9 @@ struct StrategyResult {
 /// The row's syscall time says nothing: calls were made and its 95% interval holds 0 (or the
 /// subtraction left 0).
 bool syscall_time_uncertain(const StrategyResult& r);
+/// The traced run's own time: its time less what tracing cost it and its waits for a CPU,
+/// where the backend measured that cost (bpf); the whole of a one-clock "% of time". Unset
+/// where it did not (ptrace): a share is then over the untraced median.
+std::optional<double> traced_own_time_ns(const StrategyResult& r);
 
 }  // namespace iobench

@@ -73,4 +73,10 @@ bool syscall_time_uncertain(const StrategyResult& r) {
          static_cast<double>(*r.syscall_time_ns) > kMostBelievable * r.time_ns.median;
 }
 
+std::optional<double> traced_own_time_ns(const StrategyResult& r) {
+  const TraceResult* t = r.trace ? &*r.trace : nullptr;
+  if (t == nullptr || !t->tracing_cost_ns || !r.traced_time_ns) return std::nullopt;
+  return static_cast<double>(*r.traced_time_ns - *t->tracing_cost_ns - t->cpu_wait_ns.value_or(0));
+}
+
 }  // namespace iobench

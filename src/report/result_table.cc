@@ -205,18 +205,22 @@ std::vector<Column<ResultRow>> latency_columns() {
 }
 
 std::vector<std::string> result_notes(const std::vector<ResultRow>& rows) {
-  bool untrusted = false, lost = false;
+  bool lost = false;
+  std::vector<const char*> share_notes;  // each whole a share was over, once, in row order
   std::vector<std::pair<std::string, const StrategyResult*>> named;
   std::vector<const StrategyResult*> results;
   for (const ResultRow& row : rows) {
     if (!ran(row)) continue;
     results.push_back(row.result);
-    untrusted = untrusted || syscall_share_untrusted(*row.result);
+    if (syscall_share_untrusted(*row.result)) {
+      const char* note = share_note(*row.result);
+      if (std::find(share_notes.begin(), share_notes.end(), note) == share_notes.end())
+        share_notes.push_back(note);
+    }
     lost = lost || syscall_time_lost(*row.result);
     named.emplace_back(row.label, row.result);
   }
-  std::vector<std::string> notes;
-  if (untrusted) notes.emplace_back(kShareNote);
+  std::vector<std::string> notes(share_notes.begin(), share_notes.end());
   if (lost) notes.emplace_back(kLostNote);
   if (std::string n = unavailable_note(results); !n.empty()) notes.push_back(std::move(n));
   if (std::string n = sampled_note(named); !n.empty()) notes.push_back(std::move(n));

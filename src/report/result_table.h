@@ -44,8 +44,8 @@ std::string plain(std::optional<double> v);
 /// --latency: the write calls' p50, p99 and max, "—" where a row has none.
 std::vector<Column<ResultRow>> latency_columns();
 
-/// The notes the rows that ran call for, in this order: kShareNote (a share could not be
-/// trusted), kLostNote (a syscall time was lost).
+/// The notes the rows that ran call for, in this order: share_note's (a share could not be
+/// trusted, once per whole it was over), kLostNote (a syscall time was lost).
 std::vector<std::string> result_notes(const std::vector<ResultRow>& rows);
 
 /// "<label>: <status>: <error>" in the status' colour for each row that did not run.

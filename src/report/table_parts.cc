@@ -240,6 +240,14 @@ const char* const kLostNote =
 const char* const kShareNote =
     "% of time —: the corrected syscall time came out above the untraced median time by more\n"
     "  than its error: the correction is off on this machine, not shown.";
+const char* const kOwnRunShareNote =
+    "% of time —: the corrected syscall time came out above the traced run's own time (less\n"
+    "  what tracing cost it) by more than their errors: the correction is off on this machine,\n"
+    "  not shown.";
+
+const char* share_note(const StrategyResult& r) {
+  return traced_own_time_ns(r) ? kOwnRunShareNote : kShareNote;
+}
 
 std::string render_host(const RunRecord& rep) {
   std::string where = rep.dir.empty() ? ""

@@ -77,7 +77,7 @@ std::optional<double> syscall_share(const StrategyResult& r);
 /// and README: syscall time over the untraced median time, or, where the backend measured
 /// what tracing cost the run (bpf), over the traced run's own time less that cost.
 std::string share_definition(const RunRecord& rep);
-/// A syscall time was shown but its share was not: the correction was off (kShareNote).
+/// A syscall time was shown but its share was not: the correction was off (share_note).
 bool syscall_share_untrusted(const StrategyResult& r);
 
 /// The footnote naming the rows whose syscall time is sampled, each by the name its table
@@ -91,7 +91,12 @@ const std::string& time_unavailable_reason(const StrategyResult& r);
 /// No traced row had a calibrated tracer cost, and some said why: there is no cost to name.
 bool tracer_uncalibrated(const RunRecord& rep);
 /// Notes for tables where a share could not be trusted, or a syscall time was lost.
+/// A share is over the untraced median (kShareNote) or, where the backend measured what
+/// tracing cost the run, over the traced run's own time (kOwnRunShareNote).
 extern const char* const kShareNote;
+extern const char* const kOwnRunShareNote;
+/// The note for `r`'s untrusted share: the one naming the whole it was a share of.
+const char* share_note(const StrategyResult& r);
 extern const char* const kLostNote;
 
 /// Two lines naming the version, the work (`what`), the runs, the CPU and the kernel, and a

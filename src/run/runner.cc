@@ -118,20 +118,8 @@ std::vector<StrategyResult> Runner::run_workloads(const std::vector<Workload*>& 
   return results;
 }
 
-namespace {
-
-/// The traced run's own time: its wall time less what tracing cost it and its waits for a
-/// CPU (bpf: both measured); nullopt where the backend cannot tell its cost.
-std::optional<double> traced_own_ns(const StrategyResult& r) {
-  const TraceResult* t = r.trace ? &*r.trace : nullptr;
-  if (t == nullptr || !t->tracing_cost_ns || !r.traced_time_ns) return std::nullopt;
-  return static_cast<double>(*r.traced_time_ns - *t->tracing_cost_ns - t->cpu_wait_ns.value_or(0));
-}
-
-}  // namespace
-
 std::optional<double> traced_speed_gap(const StrategyResult& r) {
-  const std::optional<double> own = traced_own_ns(r);
+  const std::optional<double> own = traced_own_time_ns(r);
   if (!own || !r.trace->available || !r.trace->cost_measured_beside || !r.time_less_cpu_waits_ns ||
       *r.time_less_cpu_waits_ns <= 0)
     return std::nullopt;
@@ -158,7 +146,7 @@ void set_syscall_share(StrategyResult& r) {
   double whole =
       r.time_less_cpu_waits_ns ? static_cast<double>(*r.time_less_cpu_waits_ns) : r.time_ns.median;
   double whole_ci95 = 0;
-  if (const std::optional<double> own = traced_own_ns(r)) {
+  if (const std::optional<double> own = traced_own_time_ns(r)) {
     // Less the time it waited for a CPU too: the calls' times leave their preemptions out,
     // and on a busy machine the run's wall time held 30% of others' work (2026-12-04).
     whole = *own;
