@@ -123,7 +123,9 @@ TEST(Dirs, OneDirectoryIsAsBeforePlusWhereEachRowRan) {
   EXPECT_EQ(doc["config"]["dir"], work.path());
   EXPECT_EQ(doc["results"][0]["dir"], work.path());
   const std::string fs = expected_filesystem(work.path());
-  if (!fs.empty()) EXPECT_EQ(doc["results"][0]["filesystem"], fs);
+  if (!fs.empty()) {
+    EXPECT_EQ(doc["results"][0]["filesystem"], fs);
+  }
   ProcessOutput t = iobench({"--lines", "100", "--strategy", "buffered", "--runs", "1",
                              "--no-trace", "--color", "never", "--dir", work.path()});
   EXPECT_EQ(t.out.find("━━"), std::string::npos) << t.out;  // no block titles for one

@@ -62,9 +62,10 @@ TEST(KnobTable, EveryKnobHasAFlagTheCliAcceptsAndItsOwnConfigKey) {
     ASSERT_TRUE(config.contains(key));
     EXPECT_NE(config[key], defaults[key]) << "the flag did not reach its config key";
     // Only this knob moved: the row's parse sets its own member and no other.
-    for (const Knob& other : all_knobs())
-      if (other.name != k.name)
-        EXPECT_EQ(config[std::string(other.name)], defaults[std::string(other.name)]) << other.name;
+    for (const Knob& other : all_knobs()) {
+      if (other.name == k.name) continue;
+      EXPECT_EQ(config[std::string(other.name)], defaults[std::string(other.name)]) << other.name;
+    }
   }
 }
 
@@ -72,9 +73,10 @@ TEST(KnobTable, EveryDeclaredKnobIsARowAndEveryRowHasAUser) {
   for (const Strategy* s : all_strategies())
     for (std::string_view k : s->knobs)
       EXPECT_NE(find_knob(k), nullptr) << s->name << " declares unknown knob " << k;
-  for (const Knob& k : all_knobs())
-    if (!k.every_strategy)
-      EXPECT_FALSE(strategies_using(k).empty()) << k.name << " is read by no strategy";
+  for (const Knob& k : all_knobs()) {
+    if (k.every_strategy) continue;
+    EXPECT_FALSE(strategies_using(k).empty()) << k.name << " is read by no strategy";
+  }
 }
 
 TEST(KnobTable, EverySweepableKnobSweepsForItsStrategiesOnly) {

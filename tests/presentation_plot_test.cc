@@ -86,8 +86,12 @@ TEST(Plot, TheExtensionChoosesTheFormat) {
     ASSERT_EQ(r.status, 0) << name << ": " << r.err;
     const std::string bytes = slurp(path);
     EXPECT_EQ(bytes.substr(0, magic.size()), magic) << name;
-    if (name == "x.svg") EXPECT_NE(bytes.find("<svg"), std::string::npos);
-    if (name == "x.pdf") EXPECT_NE(bytes.find("%%EOF"), std::string::npos) << "a whole PDF";
+    if (name == "x.svg") {
+      EXPECT_NE(bytes.find("<svg"), std::string::npos);
+    }
+    if (name == "x.pdf") {
+      EXPECT_NE(bytes.find("%%EOF"), std::string::npos) << "a whole PDF";
+    }
   }
 }
 

@@ -116,7 +116,13 @@ Exact exact_value(const Decimal& d, std::uint64_t multiplier, std::uint64_t& out
   return Exact::kOk;
 }
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+// Appended, not "'" + std::string(...): GCC 12 warns -Wrestrict on that (a false positive).
+std::string quoted(std::string_view text) {
+  std::string out = "'";
+  out += text;
+  out += '\'';
+  return out;
+}
 
 WholeValue read_whole(std::string_view text, Dimension dimension) {
   const bool size = dimension == Dimension::kSize;
@@ -161,8 +167,11 @@ bool fits(const UnitWord& unit, Dimension dimension) noexcept {
 
 std::string unit_list(Dimension dimension) {
   std::string out;
-  for (const UnitWord& u : kUnits)
-    if (fits(u, dimension)) out += (out.empty() ? "" : " ") + std::string(u.suffix);
+  for (const UnitWord& u : kUnits) {
+    if (!fits(u, dimension)) continue;
+    if (!out.empty()) out += ' ';  // appended apart: GCC 12 warns -Wrestrict on " " + a string
+    out += u.suffix;
+  }
   return out;
 }
 

@@ -36,7 +36,7 @@ struct SyscallStats {
   std::int64_t time_ns = 0;               // tracer overhead subtracted; 0 in count mode
   std::uint64_t timed_calls = 0;          // calls whose interval was measured (tracer/sampler.h)
   std::int64_t time_ci95_ns = 0;          // half-width of time_ns's 95% interval
-  std::optional<LatencySummary> latency;  // per syscall over the whole run; not per file
+  std::optional<LatencySummary> latency{};  // per syscall over the whole run; not per file
   // None of this syscall's calls came back to the tracer (exit_group, a call still blocked
   // when the program was killed): errors and bytes are unknown, not 0.
   bool returns_unknown = false;
@@ -132,7 +132,8 @@ struct BpfDetails {
 /// the same run (--cross-check, tracer/cross_check.h): the kernel's interval holds no ptrace
 /// stop (they come before sys_enter and after sys_exit).
 struct CrossCheck {
-  std::string unavailable_reason;  // non-empty: not measured, and why; nothing below is known
+  // {}: a default initializer, so GCC 12 does not warn where a designated initializer omits it.
+  std::string unavailable_reason{};  // non-empty: not measured, and why; nothing below is known
   std::uint64_t calls = 0;         // write-family calls ptrace counted
   std::uint64_t kernel_calls = 0;  // the kernel clock's count (ptrace's probes left out)
   std::int64_t estimate_ns = 0;    // ptrace: corrected total, estimated from its timed sample

@@ -65,8 +65,9 @@ struct BaselineDiff {
   enum class Kind { kStatus, kCount, kTime };
   std::string strategy, metric;
   Kind kind = Kind::kCount;
-  std::string status_before, status_after;                 // kStatus: "ok", "failed", ...
-  std::optional<std::uint64_t> count_before, count_after;  // kCount: nullopt, not measured
+  // {}: default initializers, so GCC 12 does not warn where a designated initializer omits them.
+  std::string status_before{}, status_after{};                 // kStatus: "ok", "failed", ...
+  std::optional<std::uint64_t> count_before{}, count_after{};  // kCount: nullopt, not measured
   double time_before_ns = 0, time_after_ns = 0;            // kTime: the medians
   bool regression = false;
 };

@@ -68,7 +68,9 @@ std::string header(const GridColumn& head) {
 std::string header_rows(const std::vector<Column<ResultRow>>& cols) {
   std::string names = "|", rule = "|";
   for (const auto& c : cols) {
-    names += " " + cell(header(c.head)) + " |";
+    names += " ";  // appended piece by piece: GCC 12 warns -Wrestrict on " " + a string
+    names += cell(header(c.head));
+    names += " |";
     rule += c.head.right ? "---:|" : ":---|";
   }
   return names + "\n" + rule + "\n";
@@ -79,7 +81,9 @@ std::string row_line(const std::vector<Column<ResultRow>>& cols, const ResultRow
   std::string out = "|";
   for (std::size_t i = 0; i < cols.size(); ++i) {
     const std::string text = cols[i].cell(row).text;
-    out += " " + (i == 0 ? code_span(text) : cell(text)) + " |";
+    out += " ";
+    out += i == 0 ? code_span(text) : cell(text);
+    out += " |";
   }
   return out + "\n";
 }

@@ -124,7 +124,10 @@ std::string process_tables(const ProcessStats& p, bool timed) {
   std::string out = p.name.empty() ? fmt::format("\nprocess {}\n", p.pid)
                                    : fmt::format("\n{} (pid {})\n", escape_text(p.name), p.pid);
   out += syscall_table(p.syscalls, timed);
-  if (!p.files.empty()) out += "\n" + file_table(p.files, timed);
+  if (!p.files.empty()) {
+    out += '\n';  // appended apart: GCC 12 warns -Wrestrict on "\n" + a string
+    out += file_table(p.files, timed);
+  }
   return out;
 }
 

@@ -18,8 +18,9 @@ TEST(BpfClock, HistogramHasTheTracersBuckets) {
 
 TEST(BpfClock, SaysWhetherItWasBuilt) {
   EXPECT_EQ(tracing::bpf_clock_built(), IOBENCH_HAVE_BPF != 0);
-  if (!tracing::bpf_clock_built())
+  if (!tracing::bpf_clock_built()) {
     EXPECT_NE(tracing::bpf_clock_unavailable_reason().find("built without"), std::string::npos);
+  }
 }
 
 TEST(BpfClock, CountsTimesAndBytesEveryWriteOfAWriter) {

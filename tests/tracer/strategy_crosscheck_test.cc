@@ -106,7 +106,12 @@ TEST_F(StrategyCrossCheck, EveryStrategysCountsEqualTheKernelsTracepointCounts) 
       ASSERT_EQ(::read(counters[i].get(), &kernel, sizeof kernel),
                 static_cast<ssize_t>(sizeof kernel));
       EXPECT_EQ(calls(r.syscalls, kSyscalls[i]), kernel) << kSyscalls[i];
-      if (kernel) summary += " " + std::string(kSyscalls[i]) + "=" + std::to_string(kernel);
+      if (kernel) {  // appended piece by piece: GCC 12 warns -Wrestrict on " " + a string
+        summary += ' ';
+        summary += kSyscalls[i];
+        summary += '=';
+        summary += std::to_string(kernel);
+      }
     }
     std::printf("[ perf     ] %-14s%s\n", c.strategy.c_str(),
                 summary.empty() ? " (none)" : summary.c_str());
