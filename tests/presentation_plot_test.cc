@@ -139,6 +139,7 @@ TEST(Plot, TitlesListTheFilesystemsAndTheShareLabelSaysWhatItIsOver) {
             std::string::npos)
       << s;
   rep.results[0].trace->tracing_cost_ns = 1000;  // bpf: the traced run's own time, one clock
+  rep.results[0].traced_time_ns = 2'000'000;
   EXPECT_NE(comparison_plot_script(rep, {}).find("run's\\nown time less what tracing cost it"),
             std::string::npos);
 }

@@ -160,7 +160,7 @@ namespace {
 /// where the backend knows what tracing cost the run).
 bool share_over_traced_run(const RunRecord& rep) {
   return std::any_of(rep.results.begin(), rep.results.end(), [](const StrategyResult& r) {
-    return r.syscall_share && r.trace && r.trace->tracing_cost_ns;
+    return r.syscall_share && traced_own_time_ns(r);
   });
 }
 
