@@ -34,6 +34,16 @@ StrategyResult traced_row(std::int64_t time_ns, std::int64_t ci_ns, std::int64_t
   return r;
 }
 
+/// The demo's traced run, holding `rows`.
+RunRecord traced_report(std::vector<StrategyResult> rows) {
+  RunRecord rep;
+  rep.lines = 100000;
+  rep.bytes = 1088890;
+  rep.traced = true;
+  rep.results = std::move(rows);
+  return rep;
+}
+
 TEST(SyscallShare, IsOverTheUntracedMedian) {
   // 60 ms of the untraced 100 ms; not of the traced run's 900 ms of CPU.
   const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000);
@@ -86,11 +96,7 @@ TEST(SyscallShare, NeverAboveOne) {
   // Above 1 beyond its error: the correction is off; no share at all.
   r = traced_row(150'000'000, 10'000'000, 900'000'000);
   EXPECT_FALSE(r.syscall_share);
-  RunRecord rep;
-  rep.lines = 100000;
-  rep.bytes = 1088890;
-  rep.traced = true;
-  rep.results = {r};
+  RunRecord rep = traced_report({r});
   const std::string table = render_table(rep, {});
   EXPECT_EQ(table.find("150%"), std::string::npos) << table;
   EXPECT_NE(table.find("above the untraced median time"), std::string::npos) << table;
@@ -107,11 +113,7 @@ TEST(SyscallShare, FootnoteNamesTheWholeTheShareWasOver) {
   r.traced_time_ns = 165'000'000;  // 105 ms of its own, 150 ms of syscalls
   set_syscall_share(r);
   EXPECT_FALSE(r.syscall_share);
-  RunRecord rep;
-  rep.lines = 100000;
-  rep.bytes = 1088890;
-  rep.traced = true;
-  rep.results = {r};
+  RunRecord rep = traced_report({r});
   std::string table = render_table(rep, {});
   EXPECT_NE(table.find("above the traced run's own time"), std::string::npos) << table;
   EXPECT_EQ(table.find("untraced median"), std::string::npos) << table;
@@ -133,11 +135,7 @@ TEST(SyscallShare, UncertainTimeIsADashNotANumber) {
   const StrategyResult r = traced_row(2'000'000, 3'000'000, 900'000'000);
   EXPECT_TRUE(syscall_time_uncertain(r));
   EXPECT_FALSE(r.syscall_share);
-  RunRecord rep;
-  rep.lines = 100000;
-  rep.bytes = 1088890;
-  rep.traced = true;
-  rep.results = {r};
+  RunRecord rep = traced_report({r});
   const std::string table = render_table(rep, {});
   EXPECT_EQ(table.find("2.00 ms"), std::string::npos) << table;
   EXPECT_NE(table.find("(its 95%\n  interval holds zero"), std::string::npos) << table;
@@ -145,11 +143,7 @@ TEST(SyscallShare, UncertainTimeIsADashNotANumber) {
 
 TEST(SyscallShare, SampledTimeIsMarkedWithItsSample) {
   const StrategyResult r = traced_row(60'000'000, 5'000'000, 900'000'000);
-  RunRecord rep;
-  rep.lines = 100000;
-  rep.bytes = 1088890;
-  rep.traced = true;
-  rep.results = {r};
+  RunRecord rep = traced_report({r});
   const std::string table = render_table(rep, {});
   EXPECT_NE(table.find("≈60.00 ms"), std::string::npos) << table;
   EXPECT_NE(table.find("unbuffered 10,000 of 100,000"), std::string::npos) << table;
@@ -164,11 +158,7 @@ TEST(Latency, ColumnsAndOneCdfLinePerTimedRow) {
       LatencySummary{450, 600, 1'100, 20'000, 95'000, {{300, 0.0}, {450, 0.5}, {95'000, 1.0}}};
   StrategyResult untimed = traced_row(60'000'000, 5'000'000, 900'000'000);
   untimed.strategy = "format-only";
-  RunRecord rep;
-  rep.lines = 100000;
-  rep.bytes = 1088890;
-  rep.traced = true;
-  rep.results = {timed, untimed};
+  const RunRecord rep = traced_report({timed, untimed});
   EXPECT_EQ(render_table(rep, {}).find("p99"), std::string::npos);  // only with --latency
   const std::string table = render_table(rep, {.latency = true});
   EXPECT_NE(table.find("p99"), std::string::npos) << table;
