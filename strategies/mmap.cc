@@ -59,7 +59,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
     return direct_unsupported("a shared mapping is the page cache; there is nothing to bypass");
 
   // O_RDWR: a writable MAP_SHARED mapping needs a readable fd, even if nothing is read.
-  const int fd = create_output(job.path, O_RDWR);
+  const int fd = create_output(job, O_RDWR);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
   Syncer syncer(file.fd(), job.params.sync);

@@ -30,7 +30,7 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 StrategyOutcome run(const WriteJob& job) noexcept {
   if (job.params.direct)
     return direct_unsupported("a FILE buffer is neither aligned nor flushed in whole blocks");
-  const int fd = create_output(job.path);
+  const int fd = create_output(job);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
 

@@ -28,11 +28,13 @@ StrategyOutcome outcome_message(RunStatus status, const char* message) noexcept 
   return out;
 }
 
-int create_output(const char* path, int extra_flags) noexcept {
+int create_output(const WriteJob& job, int extra_flags) noexcept {
   // O_WRONLY | O_RDWR would be access mode 3 ("ioctl only"), so the caller's mode replaces ours.
   const int access = (extra_flags & O_ACCMODE) == O_RDWR ? O_RDWR : O_WRONLY;
-  return ::open(
-      path, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | (extra_flags & ~O_ACCMODE), 0644);
+  // openat is the call open(2) makes anyway: the strategy's syscalls are the same either way.
+  return ::openat(job.dir_fd, job.path,
+                  access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | (extra_flags & ~O_ACCMODE),
+                  0644);
 }
 
 OutputFile::~OutputFile() {

@@ -1,8 +1,11 @@
 // The strategy interface: a name, a description and one hook, as in fio's sync
 // engines ("sync engines only need a ->queue()"). A strategy runs in a freshly
-// forked child, writes `Line <i>\n` for i = 0..lines-1 (padded by line_format(params)) to job.path
-// (which it creates), and reports through a plain StrategyOutcome. It must not throw.
+// forked child, writes `Line <i>\n` for i = 0..lines-1 (padded by line_format(params)) to the job's
+// file (which it creates with create_output), and reports through a plain StrategyOutcome. It
+// must not throw.
 #pragma once
+
+#include <fcntl.h>
 
 #include <climits>
 #include <cstddef>
@@ -48,9 +51,12 @@ struct StrategyParams {
 };
 
 struct WriteJob {
-  const char* path;  // the file to create; it does not exist yet
+  const char* path;  // the file to create, relative to dir_fd; it does not exist yet
   StrategyParams params;
   std::uint64_t expected_bytes;  // exact final size, for strategies that need it up front
+  // The directory `path` is in, by descriptor: the runner's private directory, whose name
+  // another user may swap for a link while the run goes on.
+  int dir_fd = AT_FDCWD;
 };
 
 enum class RunStatus { kOk, kUnsupported, kFailed };
@@ -73,7 +79,7 @@ StrategyOutcome outcome_message(RunStatus status, const char* message) noexcept;
 /// Opens the job's file the one way every strategy must: new (O_EXCL), never through a
 /// planted symlink (O_NOFOLLOW), never leaked into a child (O_CLOEXEC). Write-only unless
 /// extra_flags asks for O_RDWR (a writable shared mapping needs it). Returns -1 with errno.
-int create_output(const char* path, int extra_flags = 0) noexcept;
+int create_output(const WriteJob& job, int extra_flags = 0) noexcept;
 
 /// Owns the output fd: closes it on every early return, while the success path calls
 /// close() itself so that a close(2) error is reported rather than swallowed.

@@ -42,7 +42,7 @@ static_assert(kMaxLineLength <= kBufferSize,
 StrategyOutcome run(const WriteJob& job) noexcept {
   // Before anything is created: a refusal leaves nothing behind.
   if (job.params.direct) return direct_unsupported("the template writes whole lines, not blocks");
-  const int fd = create_output(job.path);
+  const int fd = create_output(job);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);  // closes the fd on every early return
   Syncer syncer(file.fd(), job.params.sync);

@@ -17,7 +17,7 @@ namespace {
 /// wrong first byte and `stop_after` lines are all that is written.
 StrategyOutcome write_lines(const WriteJob& job, std::uint64_t corrupt_line,
                             std::uint64_t stop_after) {
-  const int fd = create_output(job.path);
+  const int fd = create_output(job);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
   LineBuffer line(line_format(job.params));

@@ -16,7 +16,7 @@ namespace {
 StrategyOutcome run(const WriteJob& job) noexcept {
   if (job.params.direct)
     return direct_unsupported("one write per line is neither block-sized nor block-aligned");
-  const int fd = create_output(job.path);
+  const int fd = create_output(job);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
   Syncer syncer(file.fd(), job.params.sync);

@@ -53,7 +53,7 @@ StrategyOutcome run(const WriteJob& job) noexcept {
   if (job.params.direct)
     return direct_unsupported("O_DIRECT needs every iovec block-aligned; here each is one line");
 
-  const int fd = create_output(job.path);
+  const int fd = create_output(job);
   if (fd < 0) return outcome_errno(RunStatus::kFailed, "open", errno);
   OutputFile file(fd);
 

@@ -53,10 +53,9 @@ struct Runner::Impl {
         params(p),
         parent_dir(parent),
         dir(std::in_place, parent) {
-    // The tracer names files by what /proc/PID/fd shows: the canonical path.
-    char* real = ::realpath(dir->path().c_str(), nullptr);
-    canonical_dir = real ? real : dir->path();
-    ::free(real);
+    // The tracer names files by what /proc/PID/fd shows: the canonical path, read through
+    // the descriptor (the name may be another user's by now).
+    canonical_dir = dir->canonical_path();
     filesystem = filesystem_type(parent);
     if (s.keep) dir->keep();
     if (s.trace) {
@@ -75,7 +74,8 @@ struct Runner::Impl {
     std::vector<std::unique_ptr<Workload>> rows;
     rows.reserve(all.size());
     for (const Strategy* s : all)
-      rows.push_back(std::make_unique<StrategyWorkload>(*s, params, dir->path(), canonical_dir));
+      rows.push_back(
+          std::make_unique<StrategyWorkload>(*s, params, dir->fd(), dir->path(), canonical_dir));
     return rows;
   }
 };
@@ -174,9 +174,7 @@ struct Runner::Row {
   explicit Row(Workload& w) : work(&w), r(w.row()) {}
 
   /// Removes the file a run left, if the workload has one.
-  void discard() const {
-    if (!work->output().empty()) ::unlink(work->output().c_str());
-  }
+  void discard() const { work->discard_output(); }
 
   /// Returns false when the row is finished (unsupported or failed).
   bool account(const ChildRun& run) {

@@ -68,12 +68,17 @@ void die_with_parent(pid_t parent) noexcept {
 }  // namespace
 
 StrategyWorkload::StrategyWorkload(const Strategy& strategy, const StrategyParams& params,
-                                   const std::string& dir, const std::string& canonical_dir)
+                                   int dir_fd, const std::string& dir,
+                                   const std::string& canonical_dir)
     : strategy_(strategy),
       params_(params),
       bytes_(expected_bytes(params)),
-      path_(dir + "/" + std::string(strategy.name) + ".out"),
-      canonical_path_(canonical_dir + "/" + std::string(strategy.name) + ".out") {}
+      dir_fd_(dir_fd),
+      name_(std::string(strategy.name) + ".out"),
+      path_(dir + "/" + name_),
+      canonical_path_(canonical_dir + "/" + name_) {}
+
+void StrategyWorkload::discard_output() const { ::unlinkat(dir_fd_, name_.c_str(), 0); }
 
 StrategyResult StrategyWorkload::row() const {
   StrategyResult r;
@@ -84,7 +89,7 @@ StrategyResult StrategyWorkload::row() const {
 
 ChildRun StrategyWorkload::run(CountingBackend* counted,
                                std::optional<std::chrono::nanoseconds> timeout) {
-  ::unlink(path_.c_str());  // O_EXCL: every run creates its file anew
+  discard_output();  // O_EXCL: every run creates its file anew
   const SharedReport report;
   Report* shared = report.get();
   const WriteJob j = job();
@@ -119,9 +124,9 @@ std::string StrategyWorkload::failure(const ChildRun& run) const {
   if (!strategy_.writes_file) {
     if (run.outcome.produced_bytes != bytes_)
       return fmt::format("formatted {} bytes, expected {}", run.outcome.produced_bytes, bytes_);
-    return verify_file(path_, 0);  // the file it created must stay empty
+    return verify_file(name_, 0, {}, dir_fd_);  // the file it created must stay empty
   }
-  return verify_file(path_, params_.lines, line_format(params_));
+  return verify_file(name_, params_.lines, line_format(params_), dir_fd_);
 }
 
 void StrategyWorkload::attribute(const TraceResult& trace, StrategyResult& result) const {

@@ -11,25 +11,28 @@ namespace iobench {
 
 class StrategyWorkload : public Workload {
  public:
-  /// Its file is `dir`/NAME.out; `canonical_dir` is the same directory as the tracer names
-  /// it (through /proc/PID/fd: symlinks resolved).
-  StrategyWorkload(const Strategy& strategy, const StrategyParams& params, const std::string& dir,
-                   const std::string& canonical_dir);
+  /// Its file is NAME.out in the directory `dir_fd`, made, checked and removed through that
+  /// descriptor; `dir` is its name for messages and `canonical_dir` the same directory as the
+  /// tracer names it (through /proc/PID/fd: symlinks resolved).
+  StrategyWorkload(const Strategy& strategy, const StrategyParams& params, int dir_fd,
+                   const std::string& dir, const std::string& canonical_dir);
 
   StrategyResult row() const override;
   ChildRun run(CountingBackend* counted, std::optional<std::chrono::nanoseconds> timeout) override;
   std::string failure(const ChildRun& run) const override;
   void attribute(const TraceResult& trace, StrategyResult& result) const override;
   const std::string& output() const override { return path_; }
+  void discard_output() const override;
   bool pinned_when_traced() const override { return true; }
 
  private:
-  WriteJob job() const { return {path_.c_str(), params_, bytes_}; }
+  WriteJob job() const { return {name_.c_str(), params_, bytes_, dir_fd_}; }
 
   const Strategy& strategy_;
   StrategyParams params_;
   std::uint64_t bytes_;  // what a correct run writes
-  std::string path_, canonical_path_;
+  int dir_fd_;
+  std::string name_, path_, canonical_path_;
 };
 
 /// write_calls and syscall_time_ns of a strategy's traced run: count_writes on its own file

@@ -1,6 +1,7 @@
 #include "run/verify.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "strategies/support/line_format.h"
 
@@ -34,8 +33,9 @@ class Fd {
 
 }  // namespace
 
-std::string verify_file(const std::string& path, std::uint64_t lines, LineFormat format) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+std::string verify_file(const std::string& path, std::uint64_t lines, LineFormat format,
+                        int dir_fd) {
+  Fd fd(::openat(dir_fd, path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (fd.get() < 0) return fmt::format("cannot open output for checking: {}", std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) < 0) return fmt::format("fstat: {}", std::strerror(errno));
@@ -74,8 +74,7 @@ std::string verify_file(const std::string& path, std::uint64_t lines, LineFormat
     }
     offset += static_cast<std::uint64_t>(n);
   }
-  if (have != want)
-    return fmt::format("wrong size: {} bytes, expected {}", have, want);
+  if (have != want) return fmt::format("wrong size: {} bytes, expected {}", have, want);
   return {};
 }
 

@@ -36,6 +36,8 @@ class Workload {
   /// The file every run creates anew, which the runner removes between runs and --keep
   /// keeps; "" for a command, whose files are its own (never checked, never removed).
   virtual const std::string& output() const = 0;
+  /// Removes that file, if there is one (through the directory's descriptor, never its name).
+  virtual void discard_output() const {}
   /// Whether the counted run shares one CPU with the tracer: our own code may (runner.cc
   /// says why); a user's program keeps the affinity it would have had.
   virtual bool pinned_when_traced() const = 0;

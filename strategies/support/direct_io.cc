@@ -30,8 +30,8 @@ int fail_closed(int fd, StrategyOutcome* out, StrategyOutcome outcome) noexcept 
 
 }  // namespace
 
-int create_direct_output(const char* path, std::size_t* align, StrategyOutcome* out) noexcept {
-  const int fd = create_output(path, O_DIRECT);
+int create_direct_output(const WriteJob& job, std::size_t* align, StrategyOutcome* out) noexcept {
+  const int fd = create_output(job, O_DIRECT);
   if (fd < 0) {
     const int err = errno;
     *out = err == EINVAL ? outcome_message(RunStatus::kUnsupported,
@@ -63,9 +63,9 @@ int create_direct_output(const char* path, std::size_t* align, StrategyOutcome* 
 
 int create_job_output(const WriteJob& job, std::size_t* align, StrategyOutcome* out,
                       int extra_flags) noexcept {
-  if (job.params.direct) return create_direct_output(job.path, align, out);
+  if (job.params.direct) return create_direct_output(job, align, out);
   *align = 1;
-  const int fd = create_output(job.path, extra_flags);
+  const int fd = create_output(job, extra_flags);
   if (fd < 0) *out = outcome_errno(RunStatus::kFailed, "open", errno);
   return fd;
 }

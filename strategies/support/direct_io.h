@@ -25,7 +25,7 @@ namespace iobench {
 /// filesystem has no direct I/O (open refuses O_DIRECT with EINVAL; tmpfs, which accepts it
 /// but has no page cache to bypass; a filesystem whose statx reports no alignment),
 /// kFailed for any other error.
-int create_direct_output(const char* path, std::size_t* align, StrategyOutcome* out) noexcept;
+int create_direct_output(const WriteJob& job, std::size_t* align, StrategyOutcome* out) noexcept;
 
 /// Creates the job's file the way its params ask: with --direct as create_direct_output does,
 /// else plainly (*align = 1). Returns the fd, or -1 with *out set.

@@ -32,13 +32,10 @@ struct Counts {
 
 class Fixture {
  public:
-  explicit Fixture(const Config& config) : config_(config), dir_(config.dir) {
-    char* real = ::realpath(dir_.path().c_str(), nullptr);
-    canonical_ = real ? real : dir_.path();
-    std::free(real);
-  }
+  explicit Fixture(const Config& config)
+      : config_(config), dir_(config.dir), canonical_(dir_.canonical_path()) {}
 
-  std::string path(const std::string& name) const { return dir_.file(name); }
+  std::string path(const std::string& name) const { return dir_.path() + "/" + name; }
 
   /// Counted once per case: the first call traces, later ones reuse it.
   const Counts& counts(const std::string& key, const Strategy& s, const WriteJob& job,
