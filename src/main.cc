@@ -10,6 +10,7 @@
 #include "base/capabilities.h"
 #include "base/error.h"
 #include "base/interrupt.h"
+#include "base/process.h"
 #include "base/unique_fd.h"
 #include "check/baseline.h"
 #include "cli/cli.h"
@@ -56,6 +57,7 @@ int run(int argc, char** argv) {
     write_stdout(out);
     return output_exit_status(kExitOk);
   }
+  require_proc_of_our_pid_namespace();  // every command below runs and follows children
   if (auto* trace = std::get_if<TraceCommandOptions>(&cmd)) return run_trace(*trace);
   if (auto* sweep = std::get_if<SweepOptions>(&cmd)) return run_sweep(*sweep);
   if (auto* compare = std::get_if<CompareOptions>(&cmd)) return run_compare(*compare);

@@ -9,8 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
@@ -22,6 +24,7 @@ namespace {
 
 using testing::iobench;
 using testing::ProcessOutput;
+using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
 
@@ -94,6 +97,134 @@ TEST(Hardening, ALinkPlantedInPlaceOfThePrivateDirectoryIsNeverFollowed) {
   } else {
     EXPECT_EQ(r.status, 0) << r.err;
   }
+}
+
+// ---- PID namespaces: a container's, a CI runner's ----
+
+/// `args` run by iobench as pid 1 of a new PID namespace with its own /proc, as a container
+/// starts it; `before` is shell run in the namespace first.
+ProcessOutput in_pid_namespace(const std::vector<std::string>& args,
+                               const std::string& before = "") {
+  std::string cmd = before.empty() ? "" : before + " && ";
+  cmd += "exec";
+  for (const std::string& a : args) cmd += " '" + a + "'";
+  return run_process({"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c", cmd});
+}
+
+std::string unshare_refused() {
+  if (!is_root()) return "a PID namespace needs root";
+  const ProcessOutput probe =
+      run_process({"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", "/bin/true"});
+  return probe.status == 0 ? "" : "unshare refused here: " + probe.err;
+}
+
+/// The tracer flags of a backend, and why it cannot run here ("" when it can), asked outside.
+struct Backend {
+  const char* name;
+  std::vector<std::string> flags;
+};
+
+void PrintTo(const Backend& b, std::ostream* os) { *os << b.name; }
+
+std::string backend_refused(const Backend& b) {
+  std::vector<std::string> args = {"trace"};
+  args.insert(args.end(), b.flags.begin(), b.flags.end());
+  args.insert(args.end(), {"--", "/bin/true"});
+  const ProcessOutput r = iobench(args);
+  return r.status == 0 ? "" : r.err;
+}
+
+class PidNamespace : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(PidNamespace, TraceCountsWhatItCountsOutside) {
+  if (const std::string why = unshare_refused(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = backend_refused(GetParam()); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  const std::string out = dir.path() + "/out";
+  std::vector<std::string> args = {IOBENCH_BIN, "trace", "--format", "json"};
+  args.insert(args.end(), GetParam().flags.begin(), GetParam().flags.end());
+  args.insert(args.end(), {"--", WRITER_BIN, out, "100"});
+  const ProcessOutput r = in_pid_namespace(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["write_calls"], 100) << r.out;
+  EXPECT_EQ(doc["syscalls"]["write"]["calls"], 100) << r.out;
+}
+
+TEST_P(PidNamespace, TheStrategiesCountWhatTheyCountOutside) {
+  if (const std::string why = unshare_refused(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = backend_refused(GetParam()); !why.empty()) GTEST_SKIP() << why;
+  ScratchDir dir;
+  std::vector<std::string> args = {
+      IOBENCH_BIN, "--lines",  "1000",     "--strategy", "unbuffered,buffered",
+      "--runs",    "1",        "--warmup", "0",          "--dir",
+      dir.path(),  "--format", "json",     "--expect",   "unbuffered.write_calls==1000"};
+  args.insert(args.end(), GetParam().flags.begin(), GetParam().flags.end());
+  const ProcessOutput r = in_pid_namespace(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  EXPECT_EQ(doc["results"][0]["write_calls"], 1000) << r.out;
+  EXPECT_EQ(doc["results"][1]["write_calls"], 1) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PidNamespace,
+                         ::testing::Values(Backend{"bpf", {"--tracer", "bpf"}},
+                                           Backend{"ptrace", {"--tracer", "ptrace"}},
+                                           Backend{"perf", {"--tracer", "perf", "--count-only"}}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// The traced command's pid in the namespace steered to equal a host process's global pid: a
+// process of another user, writing to a file in its 0700 directory. Only the command counts.
+TEST(Hardening, APidThatIsAnotherProcesssGlobalPidCountsOnlyTheCommand) {
+  if (const std::string why = unshare_refused(); !why.empty()) GTEST_SKIP() << why;
+  const passwd* nobody = ::getpwnam("nobody");
+  if (nobody == nullptr) GTEST_SKIP() << "no user 'nobody' to write as";
+  ScratchDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+  const std::string secret = dir.path() + "/secret";
+  ASSERT_EQ(::mkdir(secret.c_str(), 0700), 0);
+  ASSERT_EQ(::chown(secret.c_str(), nobody->pw_uid, nobody->pw_gid), 0);
+  const pid_t victim = ::fork();
+  if (victim == 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody->pw_gid) != 0 ||
+        ::setuid(nobody->pw_uid) != 0)
+      ::_exit(2);
+    const int fd =
+        ::open((secret + "/diary").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    for (;;) {
+      if (::write(fd, "x\n", 2) != 2) ::_exit(3);
+      ::usleep(1000);
+    }
+  }
+  const std::string out = dir.path() + "/out";
+  // iobench is pid 1 and forks the command next: ns_last_pid makes it the victim's number.
+  const ProcessOutput r = in_pid_namespace(
+      {IOBENCH_BIN, "trace", "--per-process", "--format", "json", "--", WRITER_BIN, out, "100"},
+      "echo " + std::to_string(victim - 1) + " > /proc/sys/kernel/ns_last_pid");
+  ::kill(victim, SIGKILL);
+  ::waitpid(victim, nullptr, 0);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["processes"].size(), 1u) << r.out;
+  ASSERT_EQ(doc["processes"][0]["pid"], victim)
+      << "the steering missed: the command got another pid";
+  EXPECT_EQ(doc["write_calls"], 100) << r.out;
+  ASSERT_EQ(doc["files"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["files"][0]["path"], out);
+}
+
+TEST(Hardening, AProcOfAnotherPidNamespaceIsRefusedBeforeAnythingRuns) {
+  if (!is_root()) GTEST_SKIP() << "a PID namespace needs root";
+  const ProcessOutput r = run_process({"/usr/bin/timeout", "30", "/usr/bin/unshare", "--pid",
+                                       "--fork", IOBENCH_BIN, "trace", "--", "/bin/true"});
+  if (r.status != 2 && r.err.find("unshare") != std::string::npos) GTEST_SKIP() << r.err;
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("iobench: error: /proc belongs to another PID namespace (iobench is pid 1 "
+                       "here, /proc/self is "),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace

@@ -105,6 +105,18 @@ Wake wait_readable(int fd, ProcessTree::Deadline deadline, const sigset_t& durin
 
 }  // namespace
 
+void require_proc_of_our_pid_namespace() {
+  char self[32] = {};
+  const ssize_t n = ::readlink("/proc/self", self, sizeof(self) - 1);
+  if (n <= 0) throw Error("/proc is not mounted: iobench follows its runs through /proc/PID");
+  const std::string ours = std::to_string(::getpid());
+  if (std::string(self, static_cast<std::size_t>(n)) != ours)
+    throw Error(fmt::format(
+        "/proc belongs to another PID namespace (iobench is pid {} here, /proc/self is {}): "
+        "mount this namespace's own, as `unshare --pid --fork --mount-proc` does",
+        ours, std::string(self, static_cast<std::size_t>(n))));
+}
+
 void become_child_subreaper() {
   static const bool done = [] {
     // Best effort: without it (a kernel before 3.4) an orphan goes to init and only what is

@@ -20,6 +20,11 @@
 
 namespace iobench {
 
+/// Throws Error (exit 2) unless /proc is mounted for our own PID namespace: every tree is
+/// followed through /proc/PID, and under `unshare -p -f` without --mount-proc those pids are
+/// another namespace's (another process's files and children). Called before anything runs.
+void require_proc_of_our_pid_namespace();
+
 /// Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER), once: a descendant whose
 /// parent dies (a daemon's double fork and setsid) is reparented to us, not to init, so it
 /// can still be found, waited for and killed. ProcessTree calls it; it is idempotent.

@@ -1,6 +1,7 @@
 #include "tracer/bpf_loader.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -34,6 +35,31 @@ std::string load_error(int err) {
   return std::string("bpf: the kernel clock did not load: ") + std::strerror(err);
 }
 
+/// Every (key, value) of a hash map.
+template <typename Key, typename Value>
+void walk_hash(int fd, const std::function<void(const Key&, const Value&)>& f) {
+  Key key{}, next{};
+  const void* prev = nullptr;  // null: the first key
+  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+    Value value{};
+    if (bpf_map_lookup_elem(fd, &next, &value) == 0) f(next, value);
+    key = next;
+    prev = &key;
+  }
+}
+
+/// The inode of our PID namespace (/proc/self/ns/pid), which the program knows it by; 0 if
+/// it cannot be read.
+std::uint32_t pid_namespace_inode() {
+  struct stat st {};
+  return ::stat("/proc/self/ns/pid", &st) == 0 ? static_cast<std::uint32_t>(st.st_ino) : 0;
+}
+
+std::string pidns_gap() {
+  return "bpf: cannot read iobench's PID namespace (/proc/self/ns/pid), which the kernel "
+         "clock tells the traced processes by";
+}
+
 /// Per-CPU values come as one slot per possible CPU, each rounded up to 8 bytes.
 template <typename T>
 std::vector<T> per_cpu(int map_fd, std::uint32_t key) {
@@ -56,6 +82,7 @@ struct BpfLoader::Impl {
 std::string bpf_build_gap() { return {}; }
 
 std::string bpf_probe_gap() {
+  if (pid_namespace_inode() == 0) return pidns_gap();
   if (::access("/sys/kernel/btf/vmlinux", R_OK) != 0)
     return "bpf: no kernel BTF (/sys/kernel/btf/vmlinux), which the kernel clock's CO-RE reads "
            "need";
@@ -86,19 +113,33 @@ void BpfLoader::load() {
   std::memcpy(impl_->skel->rodata->syscall_flags, rodata_.flags, sizeof(rodata_.flags));
   std::memcpy(impl_->skel->rodata->fd_arg, rodata_.fd_arg, sizeof(rodata_.fd_arg));
   std::memcpy(impl_->skel->rodata->hist_slot, rodata_.hist_slot, sizeof(rodata_.hist_slot));
+  const std::uint32_t ns = pid_namespace_inode();
+  if (ns == 0) throw Error(pidns_gap());
+  impl_->skel->rodata->pidns_inum = ns;
   if (const int err = syscall_clock__load(impl_->skel); err != 0) throw Error(load_error(-err));
 }
 
 void BpfLoader::track(pid_t tgid) {
+  // Pids here are our namespace's, the kernel's global ones differ in a container: the
+  // program adopts the root at its first call, when it can see both (syscall_clock.bpf.c).
   const auto key = static_cast<std::uint32_t>(tgid);
   const std::uint8_t one = 1;
-  if (bpf_map_update_elem(bpf_map__fd(impl_->skel->maps.tracked), &key, &one, BPF_ANY) != 0)
+  if (bpf_map_update_elem(bpf_map__fd(impl_->skel->maps.roots), &key, &one, BPF_NOEXIST) != 0)
     throw_errno("bpf: track the child", errno, kExitRunFailed);
+  __atomic_add_fetch(&impl_->skel->bss->pending_roots, 1, __ATOMIC_SEQ_CST);
 }
 
 void BpfLoader::untrack(pid_t tgid) {
-  const auto key = static_cast<std::uint32_t>(tgid);
-  bpf_map_delete_elem(bpf_map__fd(impl_->skel->maps.tracked), &key);
+  const auto ns_tgid = static_cast<std::uint32_t>(tgid);
+  if (bpf_map_delete_elem(bpf_map__fd(impl_->skel->maps.roots), &ns_tgid) == 0)
+    __atomic_sub_fetch(&impl_->skel->bss->pending_roots, 1, __ATOMIC_SEQ_CST);
+  const int fd = bpf_map__fd(impl_->skel->maps.tracked);
+  std::vector<std::uint32_t> global;
+  walk_hash<std::uint32_t, std::uint32_t>(
+      fd, [&](const std::uint32_t& key, const std::uint32_t& ours) {
+        if (ours == ns_tgid) global.push_back(key);
+      });
+  for (const std::uint32_t& key : global) bpf_map_delete_elem(fd, &key);
 }
 
 void BpfLoader::attach() {
@@ -138,6 +179,8 @@ void zero_per_cpu(int fd, std::uint32_t entries) {
 void BpfLoader::reset() {
   const auto& maps = impl_->skel->maps;
   clear_hash<std::uint32_t>(bpf_map__fd(maps.tracked));
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.roots));
+  __atomic_store_n(&impl_->skel->bss->pending_roots, 0, __ATOMIC_SEQ_CST);
   clear_hash<std::uint32_t>(bpf_map__fd(maps.inflight));
   clear_hash<clock_file_key>(bpf_map__fd(maps.files));
   clear_hash<clock_file_key>(bpf_map__fd(maps.names));
@@ -190,23 +233,6 @@ LatencyHistogram BpfLoader::histogram(int slot) const {
             static_cast<double>(buckets[static_cast<std::size_t>(b)]));
   return h;
 }
-
-namespace {
-
-/// Every (key, value) of a hash map.
-template <typename Key, typename Value>
-void walk_hash(int fd, const std::function<void(const Key&, const Value&)>& f) {
-  Key key{}, next{};
-  const void* prev = nullptr;  // null: the first key
-  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-    Value value{};
-    if (bpf_map_lookup_elem(fd, &next, &value) == 0) f(next, value);
-    key = next;
-    prev = &key;
-  }
-}
-
-}  // namespace
 
 void BpfLoader::for_each_file(
     const std::function<void(const clock_file_key&, const clock_file_stat&)>& f) const {

@@ -37,6 +37,9 @@ typedef int32_t clock_s32;
 /* The i386 bit of the task's thread_info.status while it runs a compat call (x86 TS_COMPAT). */
 #define CLOCK_TS_COMPAT 0x0002u
 
+/* MAX_PID_NS_LEVEL (32) + 1: the most pid numbers a task has, one per namespace it is in. */
+#define CLOCK_PIDNS_DEPTH 33
+
 /* Per syscall key, per CPU. calls counts entries (a call that never returns, exit_group,
  * counts too); the rest are taken at exit, so timed == the calls that returned. */
 struct clock_stat {

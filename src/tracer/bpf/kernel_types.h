@@ -134,10 +134,28 @@ struct kernel_siginfo {
   union __sifields _sifields;
 };
 
+/* include/linux/ns_common.h, pid_namespace.h, pid.h: a task's pid in each namespace from
+ * the root's (numbers[0]) down to its own (numbers[level]). */
+struct ns_common {
+  unsigned int inum;
+};
+struct pid_namespace {
+  struct ns_common ns;
+};
+struct upid {
+  int nr;
+  struct pid_namespace* ns;
+};
+struct pid {
+  unsigned int level;
+  struct upid numbers[];
+};
+
 struct task_struct {
   struct thread_info thread_info;
   int pid;
   int tgid;
+  struct pid* thread_pid;
   char comm[16];
   struct task_struct* group_leader;
   struct files_struct* files;

@@ -23,14 +23,29 @@ const volatile __u8 syscall_flags[CLOCK_KEYS];
 const volatile __s8 fd_arg[CLOCK_KEYS];    /* index of the fd among the args, -1 none */
 const volatile __u8 hist_slot[CLOCK_KEYS]; /* 1 + the histogram's slot, 0 for none */
 
-/* The tree: tgid -> 1. The loader adds the root; fork adds children; the group's exit
- * removes them, so a recycled pid is not followed. */
+/* iobench's PID namespace (the inode of /proc/self/ns/pid): every pid user space gives or
+ * reads is a pid in it, as the kernel's global pids are not, in a container. */
+const volatile __u32 pidns_inum;
+
+/* The tree: the kernel's global tgid -> the same process's tgid in iobench's namespace. A
+ * root joins at its first call (roots, below); fork adds children; the group's exit removes
+ * them, so a recycled pid is not followed. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
   __uint(max_entries, 8192);
   __type(key, __u32);
-  __type(value, __u8);
+  __type(value, __u32);
 } tracked SEC(".maps");
+
+/* Roots user space asked to follow, by their tgid in its namespace, until their first call;
+ * pending_roots counts them, so that no other task pays for the lookup while there are none. */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 64);
+  __type(key, __u32);
+  __type(value, __u8);
+} roots SEC(".maps");
+__u32 pending_roots;
 
 /* One per thread of the tree, reused call after call (no update inside the interval). */
 struct inflight {
@@ -51,7 +66,7 @@ struct inflight {
   __u64 waited_ns;   /* runnable but off CPU, in calls or not: the thread's wait for a CPU */
   __u64 waited_last; /* waited_ns at its last traced call's exit: none of its exit's waits */
   __u32 off_runnable; /* off_at left it runnable (preempted, in a call or in user space) */
-  __u32 pad;
+  __u32 tgid;         /* its process's tgid in iobench's namespace, which the maps are keyed by */
 };
 
 struct {
@@ -144,6 +159,33 @@ static __always_inline __u32 bucket_of(__u64 ns) {
   return (__u32)(2 * sub + (shift - 1) * sub + ((ns >> shift) - sub));
 }
 
+/* The task's pid in iobench's namespace, 0 when it has none there: its pid's numbers run
+ * from the root namespace's (0) down to its own (level), and iobench's is the one whose
+ * namespace has pidns_inum. Rare (a fork, a root's first call, a signal): a loop is fine. */
+static __always_inline __u32 pid_in_our_ns(struct task_struct* task) {
+  struct pid* p = BPF_CORE_READ(task, thread_pid);
+  if (!p) return 0;
+  const unsigned int level = BPF_CORE_READ(p, level);
+  for (unsigned int i = 0; i < CLOCK_PIDNS_DEPTH; ++i) {
+    if (i > level) break;
+    struct upid u = {};
+    if (bpf_core_read(&u, sizeof(u), &p->numbers[i]) != 0) return 0;
+    if (u.ns && BPF_CORE_READ(u.ns, ns.inum) == pidns_inum) return (__u32)u.nr;
+  }
+  return 0;
+}
+
+/* The process of the current task, if it is a root user space asked for: tracked from now
+ * on. Returns its entry in tracked, or null. */
+static __attribute__((noinline)) __u32* adopt_root(__u32 tgid) {
+  struct task_struct* task = (struct task_struct*)bpf_get_current_task();
+  __u32 ns_tgid = pid_in_our_ns(BPF_CORE_READ(task, group_leader));
+  if (!ns_tgid || !bpf_map_lookup_elem(&roots, &ns_tgid)) return 0;
+  if (bpf_map_delete_elem(&roots, &ns_tgid) == 0) __sync_fetch_and_add(&pending_roots, -1);
+  bpf_map_update_elem(&tracked, &tgid, &ns_tgid, BPF_ANY);
+  return bpf_map_lookup_elem(&tracked, &tgid);
+}
+
 static __always_inline bool in_compat_call(void) {
   struct task_struct* task = (struct task_struct*)bpf_get_current_task();
   return BPF_CORE_READ(task, thread_info.status) & CLOCK_TS_COMPAT;
@@ -220,8 +262,14 @@ static __always_inline void count_process(__u32 tgid, __u32 key) {
 SEC("raw_tp/sys_enter")
 int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
-  const __u32 tgid = pid_tgid >> 32;
-  if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
+  const __u32 global_tgid = pid_tgid >> 32;
+  __u32* ours = bpf_map_lookup_elem(&tracked, &global_tgid);
+  if (!ours) {
+    if (!pending_roots) return 0;
+    ours = adopt_root(global_tgid);
+    if (!ours) return 0;
+  }
+  const __u32 tgid = *ours;
   if (id < 0 || id >= CLOCK_NR_PER_ABI) return 0;
   const bool compat = in_compat_call();
   const __u32 key = (__u32)id + (compat ? CLOCK_NR_PER_ABI : 0);
@@ -234,6 +282,7 @@ int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
   count_process(tgid, key);
   struct inflight* s = slot_of((__u32)pid_tgid);
   if (!s) return 0;
+  s->tgid = tgid;
   s->key = key;
   s->fd = -1;
   s->fflags = 0;
@@ -305,7 +354,7 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
     __sync_fetch_and_add(&st->preempted_ns, s->preempted_ns);
     __sync_fetch_and_add(&st->blocked_ns, s->blocked_ns);
   }
-  struct clock_proc_key pk = {.tgid = pid_tgid >> 32, .key = key};
+  struct clock_proc_key pk = {.tgid = s->tgid, .key = key};
   struct clock_proc_stat* ps = bpf_map_lookup_elem(&procs, &pk);
   if (ps) {
     __sync_fetch_and_add(&ps->timed, 1);
@@ -325,7 +374,7 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
                  : [top] "i"(CLOCK_BUCKETS - 1));
     if (h) __sync_fetch_and_add(&h->buckets[b], 1);
   }
-  if (flags & CLOCK_PER_FILE) add_file(s, pid_tgid >> 32, ret, ns, moves);
+  if (flags & CLOCK_PER_FILE) add_file(s, s->tgid, ret, ns, moves);
   s->waited_last = s->waited_ns;
   /* The programs' own time for this call, enter's and ours: taken off the run's time in user
    * space, so that "% of time" rests on what tracing cost this run, not another stretch. */
@@ -374,17 +423,22 @@ int BPF_PROG(clock_fork, struct task_struct* parent, struct task_struct* child) 
   const __u32 parent_tgid = BPF_CORE_READ(parent, tgid);
   if (!bpf_map_lookup_elem(&tracked, &parent_tgid)) return 0;
   const __u32 child_tgid = BPF_CORE_READ(child, tgid);
-  const __u8 one = 1;
-  bpf_map_update_elem(&tracked, &child_tgid, &one, BPF_ANY);
+  if (child_tgid == parent_tgid) return 0; /* a thread: its process is tracked */
+  /* A new process leads its group: its own pid is its tgid. A child's namespace lies at or
+   * below its parent's, so it has a pid in ours. */
+  const __u32 ns_tgid = pid_in_our_ns(child);
+  if (ns_tgid) bpf_map_update_elem(&tracked, &child_tgid, &ns_tgid, BPF_ANY);
   return 0;
 }
 
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(clock_exit_task, struct task_struct* task) {
-  const __u32 tgid = BPF_CORE_READ(task, tgid);
-  if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
+  const __u32 global_tgid = BPF_CORE_READ(task, tgid);
+  const __u32* ours = bpf_map_lookup_elem(&tracked, &global_tgid);
+  if (!ours) return 0;
+  const __u32 tgid = *ours;
   const __u32 tid = BPF_CORE_READ(task, pid);
-  if (tid == tgid) {
+  if (tid == global_tgid) {
     const struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
     if (s) bpf_map_update_elem(&waits, &tgid, &s->waited_last, BPF_ANY);
   }
@@ -394,7 +448,7 @@ int BPF_PROG(clock_exit_task, struct task_struct* task) {
     char comm[CLOCK_COMM_LEN] = {};
     BPF_CORE_READ_STR_INTO(&comm, task, group_leader, comm);
     bpf_map_update_elem(&comms, &tgid, &comm, BPF_ANY);
-    bpf_map_delete_elem(&tracked, &tgid);
+    bpf_map_delete_elem(&tracked, &global_tgid);
   }
   return 0;
 }
@@ -406,15 +460,18 @@ SEC("raw_tp/signal_generate")
 int BPF_PROG(clock_signal, int sig, struct kernel_siginfo* info, struct task_struct* task,
              int group, int result) {
   if (sig != CLOCK_SIGINT) return 0;
-  const __u32 tgid = BPF_CORE_READ(task, tgid);
-  if (!bpf_map_lookup_elem(&tracked, &tgid)) return 0;
+  const __u32 global_tgid = BPF_CORE_READ(task, tgid);
+  const __u32* ours = bpf_map_lookup_elem(&tracked, &global_tgid);
+  if (!ours) return 0;
+  const __u32 tgid = *ours;
   struct clock_sigint last = {};
   struct clock_sigint* old = bpf_map_lookup_elem(&sigints, &tgid);
   if (old) last.count = old->count;
   last.count += 1;
   if ((unsigned long)info == 0) {
     last.code = CLOCK_SI_USER;
-    last.pid = bpf_get_current_pid_tgid() >> 32;
+    struct task_struct* sender = (struct task_struct*)bpf_get_current_task();
+    last.pid = pid_in_our_ns(BPF_CORE_READ(sender, group_leader));
   } else if ((unsigned long)info == 1) {
     last.code = CLOCK_SI_KERNEL;
     last.pid = 0;
