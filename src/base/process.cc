@@ -148,7 +148,8 @@ ProcessTree::Deadline deadline_after(std::optional<std::chrono::nanoseconds> tim
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
 }
 
-ProcessTree::ProcessTree(pid_t pid) : pid_(pid), pidfd_(open_pidfd(pid)) {
+ProcessTree::ProcessTree(pid_t pid, PassOn first_interrupt)
+    : pid_(pid), pidfd_(open_pidfd(pid)), first_interrupt_(std::move(first_interrupt)) {
   become_child_subreaper();  // fork_tree() did it already; a caller that forked itself is late
   if (!pidfd_) {
     const int err = errno;
@@ -156,25 +157,24 @@ ProcessTree::ProcessTree(pid_t pid) : pid_(pid), pidfd_(open_pidfd(pid)) {
     done_ = true;
     throw_errno("pidfd_open", err, kExitRunFailed);
   }
+  if (first_interrupt_) held_.emplace(pid_);
 }
 
 ProcessTree::~ProcessTree() {
   if (!done_) kill_and_reap();
 }
 
-TreeEnd ProcessTree::wait(Deadline deadline, const PassOn& first_interrupt) {
+TreeEnd ProcessTree::wait(Deadline deadline) {
   InterruptWindow window;
   end_ = TreeEnd{};
-  // Made inside the window: a SIGINT from before it already asked us to stop.
-  std::optional<FirstInterruptToCommand> held;
-  if (first_interrupt) held.emplace(pid_);
+  // A SIGINT held before the window is passed on at the first wake, which comes at once.
   const auto pass_on = [&] {
-    if (!held) return;
-    if (const auto sender = held->take()) first_interrupt(*sender);
+    if (!held_) return;
+    if (const auto sender = held_->take()) first_interrupt_(*sender);
   };
   switch (wait_readable(pidfd_.get(), deadline, window.during_wait(), pass_on)) {
     case Wake::kReady:
-      held.reset();  // the main child is gone: a SIGINT from now on stops us
+      held_.reset();  // the main child is gone: a SIGINT from now on stops us
       end_.main_exit_ns = monotonic_ns();
       reap_zombies();
       break;

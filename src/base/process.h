@@ -49,7 +49,11 @@ class ProcessTree {
   using PassOn = std::function<void(const SignalSender&)>;
 
   /// Takes `pid`, a child of ours. On failure (no pidfd) kills and reaps it, then throws.
-  explicit ProcessTree(pid_t pid);
+  /// With `first_interrupt`, the first SIGINT from now on, while the main child lives, is
+  /// held for it (FirstInterruptToCommand) and handed to `first_interrupt` in wait(); a second
+  /// one stops. Held from here, before the caller lets the child run: a Ctrl-C can never fall
+  /// between the command's start and the wait.
+  explicit ProcessTree(pid_t pid, PassOn first_interrupt = {});
   /// Kills and reaps whatever is left, so that a throw leaves no process behind.
   ~ProcessTree();
   ProcessTree(const ProcessTree&) = delete;
@@ -58,9 +62,8 @@ class ProcessTree {
   /// Waits until the main child has exited and then until every descendant is gone (a
   /// daemonised grandchild is still the command's work). Past `deadline` the whole tree is
   /// killed and reaped (timed_out). A SIGINT/SIGTERM/SIGHUP kills and reaps the whole tree,
-  /// then throws Interrupted; with `first_interrupt`, the first SIGINT while the main child
-  /// lives goes to it instead (FirstInterruptToCommand), and a second one stops.
-  TreeEnd wait(Deadline deadline, const PassOn& first_interrupt = {});
+  /// then throws Interrupted, but for the first SIGINT held for the command (above).
+  TreeEnd wait(Deadline deadline);
 
   pid_t pid() const noexcept { return pid_; }
 
@@ -73,6 +76,8 @@ class ProcessTree {
 
   pid_t pid_;
   UniqueFd pidfd_;
+  PassOn first_interrupt_;
+  std::optional<FirstInterruptToCommand> held_;
   TreeEnd end_;
   bool main_reaped_ = false;
   bool done_ = false;  // nothing of the tree is left

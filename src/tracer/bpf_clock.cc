@@ -280,7 +280,12 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   const pid_t pid = fork_tree();
   if (pid < 0) throw_spawn_error("fork for the kernel clock", errno);
   if (pid == 0) run_parked_child(release_read.get(), child_main);
-  ProcessTree tree(pid);  // from here on, a throw kills and reaps the child and all it starts
+  ProcessTree::PassOn pass_on;
+  if (command_gets_first_interrupt)
+    pass_on = [&](const SignalSender& sender) { pass_on_interrupt(loader, pid, sender); };
+  // From here on, a throw kills and reaps the child and all it starts; the first Ctrl-C is
+  // the command's before it is released.
+  ProcessTree tree(pid, std::move(pass_on));
   release_read.reset();
   wait_parked(pid);
   t = monotonic_ns();
@@ -292,10 +297,7 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   const std::int64_t start = monotonic_ns();
   if (::write(release_write.get(), "G", 1) != 1)
     throw_errno("release the child", errno, kExitRunFailed);
-  ProcessTree::PassOn pass_on;
-  if (command_gets_first_interrupt)
-    pass_on = [&](const SignalSender& sender) { pass_on_interrupt(loader, pid, sender); };
-  const TreeEnd end = tree.wait(deadline_after(timeout), pass_on);
+  const TreeEnd end = tree.wait(deadline_after(timeout));
   run.wall_ns = end.main_exit_ns - start;
   run.status = end.status;
   run.timed_out = end.timed_out;

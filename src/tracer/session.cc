@@ -50,6 +50,9 @@ TraceSession::TraceSession(const SessionConfig& config, pid_t main_pid)
   for (int fd : {1, 2})
     if (::fcntl(fd, F_GETFD) >= 0) stream_fds.insert(fd);
   processes_[main_pid].fds.inherit_stream_fds(stream_fds);
+  // Held from before the command is released, not from run(): a Ctrl-C between the two is
+  // the command's too.
+  if (config_.command_gets_first_interrupt) first_interrupt_.emplace(main_pid_);
 }
 
 TraceSession::~TraceSession() {
@@ -105,7 +108,6 @@ void TraceSession::reap_orphaned_zombies() noexcept {
 }
 
 void TraceSession::run() {
-  if (config_.command_gets_first_interrupt) first_interrupt_.emplace(main_pid_);
   while (!threads_.empty()) {
     int raw = 0;
     struct rusage usage {};
