@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "base/capabilities.h"
+#include "base/environment.h"
 #include "base/error.h"
 #include "base/interrupt.h"
 #include "base/process.h"
@@ -68,7 +69,8 @@ int run(int argc, char** argv) {
 }  // namespace iobench
 
 int main(int argc, char** argv) {
-  iobench::lower_capabilities();  // setcap'd: effective only while a backend needs them
+  iobench::keep_user_environment();  // before anything reads it
+  iobench::lower_capabilities();     // setcap'd: effective only while a backend needs them
   try {
     return iobench::run(argc, argv);
   } catch (const iobench::Error& e) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "base/environment.h"
 #include "base/error.h"
 
 namespace iobench {
@@ -19,7 +20,8 @@ CommandExec::CommandExec(std::string program, std::vector<std::string> args)
 }
 
 int CommandExec::exec() const noexcept {
-  ::execv(program_.c_str(), argv_.data());
+  // The user's environment, also where iobench's own was cut (base/environment.h).
+  ::execve(program_.c_str(), argv_.data(), user_environment());
   *errno_.get() = errno;
   return kExitCannotRun;
 }

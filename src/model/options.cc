@@ -1,11 +1,11 @@
 #include "model/options.h"
 
-#include <cstdlib>
+#include "base/environment.h"
 
 namespace iobench {
 
 std::string default_dir() {
-  const char* tmp = std::getenv("TMPDIR");
+  const char* tmp = user_getenv("TMPDIR");  // the user's, also where secure mode cut it
   return tmp && *tmp ? tmp : "/tmp";
 }
 

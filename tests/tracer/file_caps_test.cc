@@ -136,5 +136,34 @@ TEST(FileCaps, AStrategysChildDropsThem) {
   EXPECT_EQ(child_caps, kNone);
 }
 
+// glibc's secure mode strips LD_LIBRARY_PATH, TMPDIR, TZDIR... from a setcap'd iobench: the
+// traced command still gets the environment the user gave, byte for byte.
+TEST(FileCaps, ATracedCommandGetsTheUsersEnvironment) {
+  SKIP_WITHOUT_SETCAP();
+  ScratchDir dir;
+  const std::string bin = capable_copy(dir);
+  const std::vector<std::string> env = {"/usr/bin/env",
+                                        "-i",
+                                        "A=1",
+                                        "LD_LIBRARY_PATH=/nowhere",
+                                        "TMPDIR=" + dir.path(),
+                                        "TZDIR=/zones",
+                                        "MALLOC_TOP_PAD_=9"};
+  std::vector<std::string> untraced = env, traced = env;
+  untraced.push_back("/usr/bin/env");
+  traced.insert(traced.end(), {bin, "trace", "-o", "/dev/null", "--", "/usr/bin/env"});
+  const ProcessOutput plain = testing::run_process(as_nobody(untraced));
+  const ProcessOutput seen = testing::run_process(as_nobody(traced));
+  ASSERT_EQ(seen.status, 0) << seen.err;
+  EXPECT_EQ(seen.out, plain.out);
+  EXPECT_NE(plain.out.find("LD_LIBRARY_PATH=/nowhere\n"), std::string::npos) << plain.out;
+  // And --dir's default is the user's $TMPDIR.
+  std::vector<std::string> run = env;
+  run.insert(run.end(), {bin, "--lines", "10", "--strategy", "buffered", "--runs", "1", "--keep"});
+  const ProcessOutput kept = testing::run_process(as_nobody(run));
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_NE(kept.err.find("kept: " + dir.path() + "/iobench."), std::string::npos) << kept.err;
+}
+
 }  // namespace
 }  // namespace iobench::tracer_test
