@@ -30,12 +30,12 @@ struct LatencySummary {
 
 /// One syscall's totals, as strace -c shows them.
 struct SyscallStats {
-  std::uint64_t calls = 0;                // every call: exact in every mode
-  std::uint64_t errors = 0;               // exact when every call was timed, else an estimate
-  std::uint64_t bytes = 0;                // successful returns of data-moving calls; likewise
-  std::int64_t time_ns = 0;               // tracer overhead subtracted; 0 in count mode
-  std::uint64_t timed_calls = 0;          // calls whose interval was measured (tracer/sampler.h)
-  std::int64_t time_ci95_ns = 0;          // half-width of time_ns's 95% interval
+  std::uint64_t calls = 0;                  // every call: exact in every mode
+  std::uint64_t errors = 0;                 // exact when every call was timed, else an estimate
+  std::uint64_t bytes = 0;                  // successful returns of data-moving calls; likewise
+  std::int64_t time_ns = 0;                 // tracer overhead subtracted; 0 in count mode
+  std::uint64_t timed_calls = 0;            // calls whose interval was measured (tracer/sampler.h)
+  std::int64_t time_ci95_ns = 0;            // half-width of time_ns's 95% interval
   std::optional<LatencySummary> latency{};  // per syscall over the whole run; not per file
   // None of this syscall's calls came back to the tracer (exit_group, a call still blocked
   // when the program was killed): errors and bytes are unknown, not 0.
@@ -134,9 +134,9 @@ struct BpfDetails {
 struct CrossCheck {
   // {}: a default initializer, so GCC 12 does not warn where a designated initializer omits it.
   std::string unavailable_reason{};  // non-empty: not measured, and why; nothing below is known
-  std::uint64_t calls = 0;         // write-family calls ptrace counted
-  std::uint64_t kernel_calls = 0;  // the kernel clock's count (ptrace's probes left out)
-  std::int64_t estimate_ns = 0;    // ptrace: corrected total, estimated from its timed sample
+  std::uint64_t calls = 0;           // write-family calls ptrace counted
+  std::uint64_t kernel_calls = 0;    // the kernel clock's count (ptrace's probes left out)
+  std::int64_t estimate_ns = 0;      // ptrace: corrected total, estimated from its timed sample
   std::int64_t estimate_ci95_ns = 0;
   std::int64_t kernel_ns = 0;  // kernel clock: every call timed, its bias taken out
   std::int64_t kernel_ci95_ns = 0;
@@ -177,6 +177,10 @@ struct TraceResult {
   // build, say), when the backend can tell (bpf): off the run's wall time with the cost, so
   // that "% of time" compares time on and waiting in calls with the same of the run.
   std::optional<std::int64_t> cpu_wait_ns;
+  // What the backend had no room to keep (its tables full), one line each: every count it
+  // holds may then be smaller than the truth, so checks that judge counts fail rather than
+  // pass on them. Empty when every call was counted, filed and named.
+  std::vector<std::string> lost;
   std::optional<PtraceDetails> ptrace;  // set by the ptrace backend alone
   std::optional<BpfDetails> bpf;        // set by the bpf backend alone, in timing mode
   // --cross-check alone (tracer/cross_check.h)

@@ -144,6 +144,15 @@ void row_diffs(const BaselineRow& b, const ComparedRow& row, std::uint64_t slack
          .status_after = to_string(r.status),
          .regression = r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
   }
+  if (r.trace && !r.trace->lost.empty()) {
+    // Its backend had no room for some calls: every count below may be short of the truth.
+    diffs.push_back({.strategy = name,
+                     .metric = "counts",
+                     .kind = BaselineDiff::Kind::kStatus,
+                     .status_before = "complete",
+                     .status_after = "incomplete",
+                     .regression = true});
+  }
   if (b.write_calls || r.write_calls)
     diffs.push_back(count_diff(name, "write_calls", b.write_calls, r.write_calls, slack));
   if (b.file_calls && row.file_calls)

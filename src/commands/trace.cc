@@ -61,6 +61,8 @@ int run_trace(const TraceCommandOptions& o) {
     for (const auto& program : details->lost_privileges)
       fmt::print(stderr, "iobench: warning: {}\n", escape_text(lost_privileges_warning(program)));
   }
+  for (const std::string& lost : rep.trace.lost)
+    fmt::print(stderr, "iobench: warning: counts incomplete: {}\n", lost);
   if (ran && rep.trace.timed_out) {
     rep.error =
         fmt::format("timed out after {:g}s; killed the command and every process it started",

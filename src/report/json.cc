@@ -108,7 +108,7 @@ json cross_check_json(const CrossCheck& c) {
 }
 
 json stats_json(const Stats& s) {
-  return {{"median", s.median}, {"mean", s.mean}, {"stddev", s.stddev}, {"spread", s.spread},
+  return {{"median", s.median}, {"mean", s.mean}, {"stddev", s.stddev},  {"spread", s.spread},
           {"min", s.min},       {"max", s.max},   {"samples", s.samples}};
 }
 
@@ -206,6 +206,7 @@ json result_json(const StrategyResult& r) {
       {"syscalls", json::object()},
       {"files", json::array()},
       {"write_calls", optional_json(r.write_calls)},
+      {"counts_lost", r.trace && r.trace->available ? json(r.trace->lost) : json(nullptr)},
       {"syscall_time_ns", optional_json(r.syscall_time_ns)},
       {"traced_time_ns", optional_json(r.traced_time_ns)},
       {"syscall_time_ci95_ns", nullptr},
@@ -313,6 +314,7 @@ std::string render_trace_json(const TraceRecord& rep) {
       {"syscalls", counted ? syscalls_json(t.syscalls, m, times_known(t)) : json(nullptr)},
       {"files", counted ? files_json(t) : json(nullptr)},
       {"write_calls", counted ? json(write_calls) : json(nullptr)},
+      {"counts_lost", counted ? json(t.lost) : json(nullptr)},
       {"wall_ns", t.wall_ns},
       {"busy_share", m.times && counted && t.ptrace ? json(t.ptrace->busy_share) : json(nullptr)},
       {"exit_status", exit_status},

@@ -272,6 +272,8 @@ void Runner::warn_once(const TraceResult& t, const StrategyResult& r) {
   if (t.ptrace)
     for (const auto& program : t.ptrace->lost_privileges)  // a command's setuid programs
       warn(fmt::format("{}: {}", r.strategy, lost_privileges_warning(program)));
+  for (const std::string& lost : t.lost)
+    warn(fmt::format("{}: counts incomplete: {}", r.strategy, lost));
 }
 
 void Runner::trace_row(Row& row) {

@@ -119,12 +119,12 @@ std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata
 }
 
 /// The path /proc/PID/fd shows for what the kernel named (syscall_clock.bpf.c, name_walk).
-std::string path_of(const clock_file_name& n, std::uint64_t ino) {
+std::string path_of(const clock_file_name& n, const clock_name_key& key) {
   auto append = [&](std::string& to, std::uint32_t i) {
     to.append(n.comp[i], strnlen(n.comp[i], CLOCK_NAME_LEN));
   };
-  if (n.magic == CLOCK_PIPE_MAGIC) return "pipe:[" + std::to_string(ino) + "]";
-  if (n.magic == CLOCK_SOCK_MAGIC) return "socket:[" + std::to_string(ino) + "]";
+  if (n.magic == CLOCK_PIPE_MAGIC) return "pipe:[" + std::to_string(key.ino) + "]";
+  if (n.magic == CLOCK_SOCK_MAGIC) return "socket:[" + std::to_string(key.ino) + "]";
   std::string path;
   if (n.magic == CLOCK_ANON_MAGIC) {
     path = "anon_inode:";
@@ -136,30 +136,32 @@ std::string path_of(const clock_file_name& n, std::uint64_t ino) {
     append(path, i);
   }
   if (path.empty()) path.push_back('/');
+  // As d_path: a pseudo file's name is always " (deleted)" (simple_dname), another's once
+  // it is unlinked.
+  if (n.pseudo != 0 || key.deleted != 0) path += " (deleted)";
   return path;
 }
 
-/// The names map by (process, fd, file): the key without its syscall.
 using NameKey =
-    std::tuple<std::uint32_t, std::int32_t, std::uint64_t, std::uint64_t, std::uint32_t>;
-NameKey name_key(const clock_file_key& k) { return {k.tgid, k.fd, k.ino, k.tag, k.dev}; }
+    std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint32_t, std::uint32_t>;
+NameKey name_key(const clock_name_key& k) { return {k.dentry, k.mnt, k.ino, k.dev, k.deleted}; }
 
 std::vector<BpfFileStats> collect_files(BpfLoader& loader) {
-  std::map<NameKey, clock_file_name> names;
-  loader.for_each_name(
-      [&](const clock_file_key& k, const clock_file_name& n) { names.emplace(name_key(k), n); });
+  std::map<NameKey, std::string> names;
+  loader.for_each_name([&](const clock_name_key& k, const clock_file_name& n) {
+    names.emplace(name_key(k), path_of(n, k));
+  });
   std::vector<BpfFileStats> out;
   loader.for_each_file([&](const clock_file_key& k, const clock_file_stat& v) {
-    const auto name = names.find(name_key(k));
-    const bool named = k.ino != 0 && name != names.end();
+    const auto name = v.named != 0 ? names.find(name_key(v.name)) : names.end();
     out.push_back({.tgid = static_cast<pid_t>(k.tgid),
                    .fd = k.fd,
                    .dev = k.ino != 0 ? user_dev(k.dev) : 0,
                    .ino = static_cast<ino_t>(k.ino),
                    .mode = v.mode,
                    .rdev = user_dev(v.rdev),
-                   .path = named ? path_of(name->second, k.ino) : std::string(),
-                   .writable = named && (name->second.f_mode & CLOCK_FMODE_WRITE) != 0,
+                   .path = k.ino != 0 && name != names.end() ? name->second : std::string(),
+                   .writable = (v.f_mode & CLOCK_FMODE_WRITE) != 0,
                    .ring = k.flags,
                    .nr = static_cast<int>(k.key % CLOCK_NR_PER_ABI),
                    .compat = k.key >= CLOCK_NR_PER_ABI,
@@ -309,6 +311,8 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   run.syscalls = collect_syscalls(loader, loader.rodata(), reported_);
   run.files = collect_files(loader);
   run.processes = collect_processes(loader, reported_);
+  run.lost = loader.lost();
+  run.privileged = loader.privileged_programs();
   run.waited_ns = loader.waited_ns(pid);
   for (const BpfProcessStats& p : run.processes)
     if (!run.comms.count(p.tgid)) run.comms[p.tgid] = loader.comm(p.tgid);
@@ -333,6 +337,7 @@ BpfClockRun BpfClock::stop() noexcept {
   try {
     run.syscalls = collect_syscalls(*loader_, loader_->rodata(), reported_);
     run.files = collect_files(*loader_);
+    run.lost = loader_->lost();
   } catch (...) {  // out of memory: nothing counted
     run = BpfClockRun{};
   }

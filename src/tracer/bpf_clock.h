@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tracer/bpf/clock_abi.h"
 #include "tracer/fd_kind.h"
 #include "tracer/latency_histogram.h"
 
@@ -111,6 +112,8 @@ struct BpfClockRun {
   std::vector<BpfProcessStats> processes;  // the syscalls asked for only, by tgid then key
   std::map<pid_t, std::string> comms;      // each process's comm when it ended
   std::vector<FileId> streams;             // the child's stdout and stderr (fd_kind.h)
+  clock_lost lost{};                       // what the maps had no room for
+  std::vector<std::string> privileged;     // programs no longer followed (clock_lost)
   BpfClockTimings timings;
 };
 

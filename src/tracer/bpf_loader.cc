@@ -5,6 +5,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -116,6 +118,11 @@ void BpfLoader::load() {
   const std::uint32_t ns = pid_namespace_inode();
   if (ns == 0) throw Error(pidns_gap());
   impl_->skel->rodata->pidns_inum = ns;
+  // Not root, it loaded on the binary's file capabilities: it may show only what the user
+  // could trace without them (syscall_clock.bpf.c, clock_exec).
+  impl_->skel->rodata->own_credentials_only = ::geteuid() != 0;
+  impl_->skel->rodata->own_uid = ::getuid();
+  impl_->skel->rodata->own_gid = ::getgid();
   if (const int err = syscall_clock__load(impl_->skel); err != 0) throw Error(load_error(-err));
 }
 
@@ -135,10 +142,10 @@ void BpfLoader::untrack(pid_t tgid) {
     __atomic_sub_fetch(&impl_->skel->bss->pending_roots, 1, __ATOMIC_SEQ_CST);
   const int fd = bpf_map__fd(impl_->skel->maps.tracked);
   std::vector<std::uint32_t> global;
-  walk_hash<std::uint32_t, std::uint32_t>(
-      fd, [&](const std::uint32_t& key, const std::uint32_t& ours) {
-        if (ours == ns_tgid) global.push_back(key);
-      });
+  walk_hash<std::uint32_t, std::uint32_t>(fd,
+                                          [&](const std::uint32_t& key, const std::uint32_t& ours) {
+                                            if (ours == ns_tgid) global.push_back(key);
+                                          });
   for (const std::uint32_t& key : global) bpf_map_delete_elem(fd, &key);
 }
 
@@ -183,12 +190,14 @@ void BpfLoader::reset() {
   __atomic_store_n(&impl_->skel->bss->pending_roots, 0, __ATOMIC_SEQ_CST);
   clear_hash<std::uint32_t>(bpf_map__fd(maps.inflight));
   clear_hash<clock_file_key>(bpf_map__fd(maps.files));
-  clear_hash<clock_file_key>(bpf_map__fd(maps.names));
+  clear_hash<clock_name_key>(bpf_map__fd(maps.names));
+  impl_->skel->bss->lost = clock_lost{};
   clear_hash<clock_proc_key>(bpf_map__fd(maps.procs));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.comms));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.waits));
   clear_hash<clock_ring_id>(bpf_map__fd(maps.writing_rings));
   clear_hash<std::uint32_t>(bpf_map__fd(maps.sigints));
+  clear_hash<std::uint32_t>(bpf_map__fd(maps.privileged));
   zero_per_cpu<clock_stat>(bpf_map__fd(maps.stats), CLOCK_KEYS);
   zero_per_cpu<clock_hist>(bpf_map__fd(maps.hists), CLOCK_HIST_SLOTS);
 }
@@ -240,8 +249,25 @@ void BpfLoader::for_each_file(
 }
 
 void BpfLoader::for_each_name(
-    const std::function<void(const clock_file_key&, const clock_file_name&)>& f) const {
+    const std::function<void(const clock_name_key&, const clock_file_name&)>& f) const {
   walk_hash(bpf_map__fd(impl_->skel->maps.names), f);
+}
+
+std::vector<std::string> BpfLoader::privileged_programs() const {
+  std::vector<std::string> names;
+  walk_hash<std::uint32_t, std::array<char, CLOCK_COMM_LEN>>(
+      bpf_map__fd(impl_->skel->maps.privileged),
+      [&](const std::uint32_t&, const std::array<char, CLOCK_COMM_LEN>& comm) {
+        names.emplace_back(comm.data(), strnlen(comm.data(), comm.size()));
+      });
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+clock_lost BpfLoader::lost() const {
+  // Written by the program with atomic adds; read once its tracepoints are detached.
+  return impl_->skel->bss->lost;
 }
 
 void BpfLoader::for_each_process(
@@ -291,7 +317,21 @@ LatencyHistogram BpfLoader::histogram(int) const { return {}; }
 void BpfLoader::for_each_file(
     const std::function<void(const clock_file_key&, const clock_file_stat&)>&) const {}
 void BpfLoader::for_each_name(
-    const std::function<void(const clock_file_key&, const clock_file_name&)>&) const {}
+    const std::function<void(const clock_name_key&, const clock_file_name&)>&) const {}
+std::vector<std::string> BpfLoader::privileged_programs() const {
+  std::vector<std::string> names;
+  walk_hash<std::uint32_t, std::array<char, CLOCK_COMM_LEN>>(
+      bpf_map__fd(impl_->skel->maps.privileged),
+      [&](const std::uint32_t&, const std::array<char, CLOCK_COMM_LEN>& comm) {
+        names.emplace_back(comm.data(), strnlen(comm.data(), comm.size()));
+      });
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+clock_lost BpfLoader::lost() const { return {}; }
+std::vector<std::string> BpfLoader::privileged_programs() const { return {}; }
 void BpfLoader::for_each_process(
     const std::function<void(const clock_proc_key&, const clock_proc_stat&)>&) const {}
 std::string BpfLoader::comm(pid_t) const { return {}; }

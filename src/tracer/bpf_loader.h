@@ -60,9 +60,13 @@ class BpfLoader {
   LatencyHistogram histogram(int slot) const;
   void for_each_file(
       const std::function<void(const clock_file_key&, const clock_file_stat&)>& f) const;
-  /// What the kernel named each (process, fd, file): key.key is CLOCK_NAME_KEY.
+  /// What the kernel named each file (clock_file_stat::name is the key).
   void for_each_name(
-      const std::function<void(const clock_file_key&, const clock_file_name&)>& f) const;
+      const std::function<void(const clock_name_key&, const clock_file_name&)>& f) const;
+  /// What the maps had no room for in this run (clock_abi.h).
+  clock_lost lost() const;
+  /// The programs whose exec left the tree (other credentials, on borrowed capabilities).
+  std::vector<std::string> privileged_programs() const;
   void for_each_process(
       const std::function<void(const clock_proc_key&, const clock_proc_stat&)>& f) const;
   /// The comm of process `tgid` when it ended; empty if it was not seen ending.

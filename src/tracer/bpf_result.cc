@@ -1,6 +1,7 @@
 // A kernel clock's run (bpf_clock.h) as the TraceResult the ptrace backend fills: per
 // syscall, per file (path and kind, as /proc/PID/fd and fd_kind.h would have said at the
 // call) and per process.
+#include <fmt/format.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -130,8 +131,7 @@ std::vector<FileStats> files_of(const BpfClockRun& run, TraceMode mode, const Bp
   }
   for (const BpfProcessStats& p : run.processes) {
     if (only && p.tgid != *only) continue;
-    if (const std::string* key = fdless_key(p.nr, p.compat))
-    {
+    if (const std::string* key = fdless_key(p.nr, p.compat)) {
       ByCall& call = by_file[*key][syscall_name(p.nr, p.compat)];
       add(call.totals, p.calls, p.timed, p.errors, p.bytes, p.total_ns);
       call.bias = bias_of(p.nr, p.compat, bias);
@@ -166,6 +166,35 @@ std::vector<ProcessStats> processes_of(const BpfClockRun& run, TraceMode mode,
   return out;
 }
 
+/// What the program's maps had no room for, and the processes it left, as TraceResult::lost
+/// lines.
+std::vector<std::string> lost_lines(const clock_lost& lost,
+                                    const std::vector<std::string>& privileged) {
+  std::vector<std::string> out;
+  if (lost.privileged > 0) {
+    std::string names;
+    for (const std::string& p : privileged) names += (names.empty() ? "" : ", ") + p;
+    out.push_back(fmt::format(
+        "{} processes not followed from their exec of a program with other credentials ({}: "
+        "setuid, setgid or file capabilities), which ptrace may not follow either",
+        lost.privileged, names));
+  }
+  const auto add_if = [&](std::uint64_t n, const char* what, int limit, const char* of) {
+    if (n > 0)
+      out.push_back(fmt::format("{} {} (the kernel clock holds {} {})", n, what, limit, of));
+  };
+  add_if(lost.processes, "processes not followed, their calls not counted", CLOCK_MAX_PROCESSES,
+         "processes at once");
+  add_if(lost.threads, "calls of threads counted but neither timed nor filed", CLOCK_MAX_THREADS,
+         "threads at once");
+  add_if(lost.file_calls, "calls filed under no file", CLOCK_MAX_FILES,
+         "(process, fd, file, syscall) entries");
+  add_if(lost.names, "files left unnamed, shown as (unreadable fd)", CLOCK_MAX_NAMES, "names");
+  add_if(lost.process_rows, "calls counted under no process", CLOCK_MAX_PROCESS_ROWS,
+         "(process, syscall) rows");
+  return out;
+}
+
 }  // namespace
 
 TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBias& bias) {
@@ -183,6 +212,7 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   }
   r.files = files_of(run, mode, bias, run.streams);
   r.processes = processes_of(run, mode, bias);
+  r.lost = lost_lines(run.lost, run.privileged);
   r.wall_ns = run.wall_ns;
   if (WIFEXITED(run.status)) r.exit_code = WEXITSTATUS(run.status);
   if (WIFSIGNALED(run.status)) r.term_signal = WTERMSIG(run.status);

@@ -37,6 +37,14 @@ typedef int32_t clock_s32;
 /* The i386 bit of the task's thread_info.status while it runs a compat call (x86 TS_COMPAT). */
 #define CLOCK_TS_COMPAT 0x0002u
 
+/* The maps' capacities (docs/tracer.md "Limits"): past them, what did not fit is counted in
+ * clock_lost and reported, never silently left out. */
+#define CLOCK_MAX_PROCESSES 65536     /* processes of the tree alive at once */
+#define CLOCK_MAX_THREADS 65536       /* threads of the tree alive at once */
+#define CLOCK_MAX_FILES 262144        /* (process, fd, file, syscall) written to */
+#define CLOCK_MAX_NAMES 32768         /* distinct file names */
+#define CLOCK_MAX_PROCESS_ROWS 131072 /* (process, syscall) */
+
 /* MAX_PID_NS_LEVEL (32) + 1: the most pid numbers a task has, one per namespace it is in. */
 #define CLOCK_PIDNS_DEPTH 33
 
@@ -74,16 +82,40 @@ struct clock_file_key {
 #define CLOCK_FILE_REGISTERED_RING 2u /* IORING_ENTER_REGISTERED_RING: no fd to look at */
 #define CLOCK_NAME_KEY 0xffffffffu
 
+/* A name in the names map: what d_path builds one from (the dentry in its mount) and whether
+ * it was unlinked then; the inode keeps a dentry reused for another file apart. Many
+ * processes writing one file share its name. */
+struct clock_name_key {
+  clock_u64 dentry;
+  clock_u64 mnt;
+  clock_u64 ino;
+  clock_u32 dev;
+  clock_u32 deleted; /* d_unlinked: /proc shows " (deleted)" after the path */
+};
+
 struct clock_file_stat {
   clock_u64 calls;
   clock_u64 errors;
   clock_u64 bytes;
   clock_u64 total_ns;
-  clock_u32 mode; /* i_mode: regular file, pipe, socket, char device... */
-  clock_u32 rdev; /* i_rdev of a device node (a terminal), kernel encoding */
+  clock_u32 mode;   /* i_mode: regular file, pipe, socket, char device... */
+  clock_u32 rdev;   /* i_rdev of a device node (a terminal), kernel encoding */
+  clock_u32 f_mode; /* FMODE_* of the open file */
+  clock_u32 named;  /* name is in the names map (0: the map was full) */
+  struct clock_name_key name;
 };
 
-/* What the kernel says of a file, read once per (process, fd, file) when first written to:
+/* What the maps had no room for (a bss global): each count that could have come out smaller. */
+struct clock_lost {
+  clock_u64 processes;    /* forks not followed (tracked full): their calls not counted */
+  clock_u64 threads;      /* calls of threads with no slot (inflight full): not timed, filed */
+  clock_u64 file_calls;   /* calls filed under no file (files full) */
+  clock_u64 names;        /* files left unnamed (names full) */
+  clock_u64 process_rows; /* calls counted under no process (procs full) */
+  clock_u64 privileged;   /* processes no longer followed: they exec'd with other credentials */
+};
+
+/* What the kernel says of a file, read once per name (clock_name_key) when first written to:
  * the dentry names from the file up to the root, crossing mounts. */
 #define CLOCK_NAME_LEN 128           /* longer names are cut (truncated says so) */
 #define CLOCK_NAME_DEPTH 16          /* a power of two: components kept, the file's first */
@@ -93,12 +125,10 @@ struct clock_file_stat {
 #define CLOCK_PIPE_MAGIC 0x50495045u /* PIPEFS_MAGIC: /proc shows pipe:[ino] */
 #define CLOCK_SOCK_MAGIC 0x534F434Bu /* SOCKFS_MAGIC: socket:[ino] */
 struct clock_file_name {
-  clock_u32 mode;      /* i_mode */
-  clock_u32 rdev;      /* i_rdev, kernel encoding */
-  clock_u32 f_mode;    /* FMODE_* of the open file */
   clock_u32 magic;     /* the filesystem's s_magic (low 32 bits) */
   clock_u32 depth;     /* components filled, comp[0] the file's own name */
   clock_u32 truncated; /* a name cut or components left out: the path is not whole */
+  clock_u32 pseudo;    /* a dentry of its own in no directory (memfd): "/NAME (deleted)" */
   char comp[CLOCK_NAME_DEPTH][CLOCK_NAME_LEN];
 };
 

@@ -8,12 +8,12 @@
 #ifndef IOBENCH_TRACER_BPF_FILE_NAMES_BPF_H
 #define IOBENCH_TRACER_BPF_FILE_NAMES_BPF_H
 
-/* What the kernel says each (process, fd, file) is: named the first time it is written to. */
+/* What the kernel calls each file: named the first time it is written to. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 4096);
+  __uint(max_entries, CLOCK_MAX_NAMES);
   __uint(map_flags, BPF_F_NO_PREALLOC); /* 2 KB a value: allocated as files are seen */
-  __type(key, struct clock_file_key);
+  __type(key, struct clock_name_key);
   __type(value, struct clock_file_name);
 } names SEC(".maps");
 
@@ -57,18 +57,16 @@ static __always_inline bool add_component(struct clock_file_name* n, struct dent
 
 /* The path of f as d_path builds it: dentry names up to the mount's root, then on from the
  * mountpoint in the parent mount, up to the namespace's root. Cannot see a chroot (the path
- * is from the namespace's root) nor an unlink (no " (deleted)"). Pseudo files (pipes,
+ * is from the namespace's root); an unlink is in the name's key. Pseudo files (pipes,
  * sockets, anonymous inodes) keep their own dentry name only: user space names them. */
 __attribute__((noinline)) int name_walk(struct clock_file_name* n, __u64 file) {
   struct file* f = (struct file*)file;
   if (!n) return 0; /* a global function's pointer may be null, to the verifier */
   struct inode* inode = BPF_CORE_READ(f, f_inode);
-  n->mode = BPF_CORE_READ(inode, i_mode);
-  n->rdev = BPF_CORE_READ(inode, i_rdev);
-  n->f_mode = BPF_CORE_READ(f, f_mode);
   n->magic = (__u32)BPF_CORE_READ(inode, i_sb, s_magic);
   n->depth = 0;
   n->truncated = 0;
+  n->pseudo = 0;
   struct dentry* d = BPF_CORE_READ(f, f_path.dentry);
   if (n->magic == CLOCK_ANON_MAGIC || n->magic == CLOCK_PIPE_MAGIC ||
       n->magic == CLOCK_SOCK_MAGIC) {
@@ -77,6 +75,13 @@ __attribute__((noinline)) int name_walk(struct clock_file_name* n, __u64 file) {
   }
   struct mount* m = (struct mount*)((char*)BPF_CORE_READ(f, f_path.mnt) -
                                     bpf_core_field_offset(struct mount, mnt));
+  /* A pseudo file (memfd, secretmem): its dentry is in no directory and is not its mount's
+   * root; d_path gives "/NAME (deleted)" for it (simple_dname). */
+  if (BPF_CORE_READ(d, d_parent) == d && d != BPF_CORE_READ(m, mnt.mnt_root)) {
+    add_component(n, d);
+    n->pseudo = 1;
+    return 0;
+  }
   for (int i = 0; i < CLOCK_WALK_STEPS; ++i) {
     if (d == BPF_CORE_READ(m, mnt.mnt_root)) {
       struct mount* parent = BPF_CORE_READ(m, mnt_parent);
@@ -94,20 +99,26 @@ __attribute__((noinline)) int name_walk(struct clock_file_name* n, __u64 file) {
   return 0;
 }
 
-/* Names the file of the call just ended, once per (process, fd, file). */
-static __always_inline void name_once(const struct inflight* s, __u32 tgid) {
-  struct clock_file_key nk = {.ino = s->ino,
-                              .tag = s->tag,
-                              .dev = s->dev,
-                              .tgid = tgid,
-                              .fd = s->fd,
-                              .key = CLOCK_NAME_KEY};
-  if (!s->file || bpf_map_lookup_elem(&names, &nk)) return;
+/* The name of f: its key, filled in k, and the name itself put in names the first time any
+ * process writes to that file. False when names had no room for it. */
+static __always_inline bool name_once(struct file* f, struct clock_name_key* k) {
+  struct dentry* d = BPF_CORE_READ(f, f_path.dentry);
+  struct clock_name_key key = {.dentry = (__u64)d,
+                               .mnt = (__u64)BPF_CORE_READ(f, f_path.mnt),
+                               .ino = BPF_CORE_READ(f, f_inode, i_ino),
+                               .dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev)};
+  /* d_unlinked: unhashed, and not a dentry of its own (a root, a pseudo file's) */
+  key.deleted = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d;
+  *k = key;
+  if (bpf_map_lookup_elem(&names, &key)) return true;
   const __u32 zero = 0;
   struct clock_file_name* n = bpf_map_lookup_elem(&name_scratch, &zero);
-  if (!n) return;
-  name_walk(n, s->file);
-  bpf_map_update_elem(&names, &nk, n, BPF_NOEXIST);
+  if (!n) return false;
+  name_walk(n, (__u64)f);
+  const long err = bpf_map_update_elem(&names, &key, n, BPF_NOEXIST);
+  if (err == 0 || err == -17 /* EEXIST: named on another CPU meanwhile */) return true;
+  __sync_fetch_and_add(&lost.names, 1);
+  return false;
 }
 
 /* The first 8 bytes of a ring's dentry name, "[io_uri", as name_file keeps them in tag. */

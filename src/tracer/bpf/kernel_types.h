@@ -70,9 +70,15 @@ struct qstr {
   const unsigned char* name;
 };
 
+struct hlist_bl_node {
+  struct hlist_bl_node* next;
+  struct hlist_bl_node** pprev; /* null: unhashed (unlinked, or never in a directory) */
+};
+
 struct dentry {
   struct dentry* d_parent;
   struct qstr d_name;
+  struct hlist_bl_node d_hash;
 };
 
 struct vfsmount {
@@ -151,11 +157,37 @@ struct pid {
   struct upid numbers[];
 };
 
+typedef struct {
+  unsigned int val;
+} kuid_t;
+typedef struct {
+  unsigned int val;
+} kgid_t;
+
+/* include/linux/cred.h. A kernel_cap_t holds a u64 since 6.3, two u32 before: read as 8 raw
+ * bytes, 0 when the process holds no capability. */
+typedef struct {
+  __u64 val;
+} kernel_cap_t;
+
+struct cred {
+  kuid_t uid;
+  kgid_t gid;
+  kuid_t suid;
+  kgid_t sgid;
+  kuid_t euid;
+  kgid_t egid;
+  kuid_t fsuid;
+  kgid_t fsgid;
+  kernel_cap_t cap_permitted;
+};
+
 struct task_struct {
   struct thread_info thread_info;
   int pid;
   int tgid;
   struct pid* thread_pid;
+  const struct cred* cred;
   char comm[16];
   struct task_struct* group_leader;
   struct files_struct* files;

@@ -23,6 +23,15 @@ const volatile __u8 syscall_flags[CLOCK_KEYS];
 const volatile __s8 fd_arg[CLOCK_KEYS];    /* index of the fd among the args, -1 none */
 const volatile __u8 hist_slot[CLOCK_KEYS]; /* 1 + the histogram's slot, 0 for none */
 
+/* What the maps had no room for: user space says so, loudly (bpf_result.cc). */
+struct clock_lost lost;
+
+/* Set when iobench runs on borrowed capabilities (a non-root user's setcap'd binary): the
+ * tree is followed only while it runs as that user, as ptrace could follow it. */
+const volatile __u8 own_credentials_only;
+const volatile __u32 own_uid;
+const volatile __u32 own_gid;
+
 /* iobench's PID namespace (the inode of /proc/self/ns/pid): every pid user space gives or
  * reads is a pid in it, as the kernel's global pids are not, in a container. */
 const volatile __u32 pidns_inum;
@@ -32,7 +41,7 @@ const volatile __u32 pidns_inum;
  * them, so a recycled pid is not followed. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 8192);
+  __uint(max_entries, CLOCK_MAX_PROCESSES);
   __type(key, __u32);
   __type(value, __u32);
 } tracked SEC(".maps");
@@ -71,7 +80,7 @@ struct inflight {
 
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 65536);
+  __uint(max_entries, CLOCK_MAX_THREADS);
   __type(key, __u32);
   __type(value, struct inflight);
 } inflight SEC(".maps");
@@ -90,16 +99,19 @@ struct {
   __type(value, struct clock_hist);
 } hists SEC(".maps");
 
+/* Allocated as used: sized for the largest trees, costing memory only for what they hold. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 16384);
+  __uint(max_entries, CLOCK_MAX_FILES);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __type(key, struct clock_file_key);
   __type(value, struct clock_file_stat);
 } files SEC(".maps");
 
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 16384);
+  __uint(max_entries, CLOCK_MAX_PROCESS_ROWS);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __type(key, struct clock_proc_key);
   __type(value, struct clock_proc_stat);
 } procs SEC(".maps");
@@ -107,7 +119,8 @@ struct {
 /* tgid -> the group leader's comm when the last thread exits (the name after any exec). */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 8192);
+  __uint(max_entries, CLOCK_MAX_PROCESS_ROWS);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __type(key, __u32);
   __type(value, char[CLOCK_COMM_LEN]);
 } comms SEC(".maps");
@@ -118,7 +131,8 @@ struct {
  * preemption in exit) are left out: the run's time does not hold them. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 8192);
+  __uint(max_entries, CLOCK_MAX_PROCESS_ROWS);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
   __type(key, __u32);
   __type(value, __u64);
 } waits SEC(".maps");
@@ -182,7 +196,8 @@ static __attribute__((noinline)) __u32* adopt_root(__u32 tgid) {
   __u32 ns_tgid = pid_in_our_ns(BPF_CORE_READ(task, group_leader));
   if (!ns_tgid || !bpf_map_lookup_elem(&roots, &ns_tgid)) return 0;
   if (bpf_map_delete_elem(&roots, &ns_tgid) == 0) __sync_fetch_and_add(&pending_roots, -1);
-  bpf_map_update_elem(&tracked, &tgid, &ns_tgid, BPF_ANY);
+  if (bpf_map_update_elem(&tracked, &tgid, &ns_tgid, BPF_ANY) != 0)
+    __sync_fetch_and_add(&lost.processes, 1);
   return bpf_map_lookup_elem(&tracked, &tgid);
 }
 
@@ -254,7 +269,10 @@ static __always_inline void count_process(__u32 tgid, __u32 key) {
     struct clock_proc_stat zero = {};
     bpf_map_update_elem(&procs, &pk, &zero, BPF_NOEXIST);
     ps = bpf_map_lookup_elem(&procs, &pk);
-    if (!ps) return;
+    if (!ps) {
+      __sync_fetch_and_add(&lost.process_rows, 1);
+      return;
+    }
   }
   __sync_fetch_and_add(&ps->calls, 1);
 }
@@ -281,7 +299,10 @@ int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
   if (st) __sync_fetch_and_add(&st->calls, 1);
   count_process(tgid, key);
   struct inflight* s = slot_of((__u32)pid_tgid);
-  if (!s) return 0;
+  if (!s) {
+    __sync_fetch_and_add(&lost.threads, 1);
+    return 0;
+  }
   s->tgid = tgid;
   s->key = key;
   s->fd = -1;
@@ -316,14 +337,18 @@ static __always_inline void add_file(struct inflight* s, __u32 tgid, long ret, _
     struct clock_file_stat zero = {};
     bpf_map_update_elem(&files, &fk, &zero, BPF_NOEXIST);
     fs = bpf_map_lookup_elem(&files, &fk);
-    if (!fs) return;
+    if (!fs) {
+      __sync_fetch_and_add(&lost.file_calls, 1);
+      return;
+    }
     /* What the fd named at entry: the call holds a reference to it until it returns. */
     struct file* f = (struct file*)s->file;
     if (f) {
       fs->mode = BPF_CORE_READ(f, f_inode, i_mode);
       fs->rdev = BPF_CORE_READ(f, f_inode, i_rdev);
+      fs->f_mode = BPF_CORE_READ(f, f_mode);
+      fs->named = name_once(f, &fs->name);
     }
-    name_once(s, tgid);
   }
   __sync_fetch_and_add(&fs->calls, 1);
   if (ret < 0) __sync_fetch_and_add(&fs->errors, 1);
@@ -427,7 +452,8 @@ int BPF_PROG(clock_fork, struct task_struct* parent, struct task_struct* child) 
   /* A new process leads its group: its own pid is its tgid. A child's namespace lies at or
    * below its parent's, so it has a pid in ours. */
   const __u32 ns_tgid = pid_in_our_ns(child);
-  if (ns_tgid) bpf_map_update_elem(&tracked, &child_tgid, &ns_tgid, BPF_ANY);
+  if (!ns_tgid || bpf_map_update_elem(&tracked, &child_tgid, &ns_tgid, BPF_ANY) != 0)
+    __sync_fetch_and_add(&lost.processes, 1);
   return 0;
 }
 
@@ -450,6 +476,48 @@ int BPF_PROG(clock_exit_task, struct task_struct* task) {
     bpf_map_update_elem(&comms, &tgid, &comm, BPF_ANY);
     bpf_map_delete_elem(&tracked, &global_tgid);
   }
+  return 0;
+}
+
+/* Processes left when they exec'd with credentials other than the user's: tgid in iobench's
+ * namespace -> their comm then (the program's name), for the warning that says so. */
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 1024);
+  __type(key, __u32);
+  __type(value, char[CLOCK_COMM_LEN]);
+} privileged SEC(".maps");
+
+/* Whether the task runs as the user iobench runs for, as ptrace would ask before attaching:
+ * the same uids and gids all through, and no capability of its own. */
+static __always_inline bool own_credentials(struct task_struct* task) {
+  const struct cred* c = BPF_CORE_READ(task, cred);
+  __u64 caps = 0;
+  bpf_probe_read_kernel(&caps, sizeof(caps), &c->cap_permitted);
+  return BPF_CORE_READ(c, uid.val) == own_uid && BPF_CORE_READ(c, euid.val) == own_uid &&
+         BPF_CORE_READ(c, suid.val) == own_uid && BPF_CORE_READ(c, fsuid.val) == own_uid &&
+         BPF_CORE_READ(c, gid.val) == own_gid && BPF_CORE_READ(c, egid.val) == own_gid &&
+         BPF_CORE_READ(c, sgid.val) == own_gid && BPF_CORE_READ(c, fsgid.val) == own_gid &&
+         caps == 0;
+}
+
+/* After an exec has committed the new program's credentials (a setuid or file-capability
+ * binary): on borrowed capabilities, a process that no longer runs as the user is left, with
+ * everything it starts; nothing it does from here on is seen. */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(clock_exec, struct task_struct* task, int old_pid, void* bprm) {
+  if (!own_credentials_only) return 0;
+  const __u32 global_tgid = BPF_CORE_READ(task, tgid);
+  const __u32* ours = bpf_map_lookup_elem(&tracked, &global_tgid);
+  if (!ours || own_credentials(task)) return 0;
+  const __u32 tgid = *ours;
+  char comm[CLOCK_COMM_LEN] = {};
+  BPF_CORE_READ_STR_INTO(&comm, task, comm);
+  bpf_map_update_elem(&privileged, &tgid, &comm, BPF_ANY);
+  __sync_fetch_and_add(&lost.privileged, 1);
+  const __u32 tid = BPF_CORE_READ(task, pid);
+  bpf_map_delete_elem(&inflight, &tid); /* exec left it the only thread */
+  bpf_map_delete_elem(&tracked, &global_tgid);
   return 0;
 }
 

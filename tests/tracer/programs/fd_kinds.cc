@@ -15,11 +15,16 @@
 //   uring-stdout N          N writes to stdout through io_uring: N io_uring_enter
 //   aio PATH N              N io_submit of one IOCB_CMD_PWRITE to PATH
 //   aio-read PATH N         N io_submit of one IOCB_CMD_PREAD of PATH
+//   names DIR N             N write(2) each to a memfd, DIR/gone (unlinked before), a pipe,
+//                           a socket pair, an eventfd and DIR/kept: names every backend
+//                           must give alike
 #include <liburing.h>
 #include <linux/aio_abi.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -148,6 +153,23 @@ int aio(bool write, const char* path, long n) {
   return 0;
 }
 
+int names(const std::string& dir, long n) {
+  const int memfd = ::memfd_create("iobench", MFD_CLOEXEC);
+  const std::string gone_path = dir + "/gone";
+  const int gone = open_out(gone_path.c_str());
+  int ends[2], pair[2];
+  if (memfd < 0 || ::unlink(gone_path.c_str()) != 0 || ::pipe2(ends, O_CLOEXEC) != 0 ||
+      ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    return 5;
+  const int event = ::eventfd(0, EFD_CLOEXEC);
+  const int kept = open_out((dir + "/kept").c_str());
+  const std::uint64_t one = 1;
+  for (long i = 0; i < n; ++i)
+    if (::write(event, &one, sizeof(one)) != sizeof(one)) return 4;
+  for (int fd : {memfd, gone, ends[1], pair[0], kept}) write_lines(fd, n);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,5 +198,6 @@ int main(int argc, char** argv) {
   if (mode.starts_with("uring-")) return uring(mode, path, n);
   if (mode == "aio") return aio(true, path, n);
   if (mode == "aio-read") return aio(false, path, n);
+  if (mode == "names") return names(path, n);
   return 2;
 }
