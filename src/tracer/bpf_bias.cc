@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "base/capabilities.h"
@@ -71,6 +72,51 @@ struct StretchTimes {
   double u, uw, t, tw, uw_after, u_after;
 };
 
+/// One stretch's figures for one call (getppid, or the write to /dev/null), per call.
+struct Figures {
+  double kernel = 0, untraced = 0, traced = 0, own = 0;
+  bool agreed = false;  // its untraced sides agreed: the host ran at one speed throughout
+};
+
+/// The medians and spreads of one call's figures over the stretches whose untraced sides
+/// agreed, or over all of them when none did: every figure from the same stretches.
+struct Summary {
+  Spread bias, overhead, own, kernel, untraced;
+  int stretches = 0;
+};
+
+Summary summarise(const std::vector<Figures>& all) {
+  const bool any = std::any_of(all.begin(), all.end(), [](const Figures& f) { return f.agreed; });
+  std::vector<double> bias, overhead, own, kernel, untraced;
+  for (const Figures& f : all) {
+    if (any && !f.agreed) continue;
+    bias.push_back(f.kernel - f.untraced);
+    overhead.push_back(f.traced - f.untraced);
+    own.push_back(f.own);
+    kernel.push_back(f.kernel);
+    untraced.push_back(f.untraced);
+  }
+  return {.bias = spread_of(bias),
+          .overhead = spread_of(overhead),
+          .own = spread_of(own),
+          .kernel = spread_of(kernel),
+          .untraced = spread_of(untraced),
+          .stretches = static_cast<int>(bias.size())};
+}
+
+/// A call's figures from the kernel's totals before and after a stretch and the child's
+/// times; none when the kernel timed no call of it.
+std::optional<Figures> figures_of(const clock_stat& before, const clock_stat& after,
+                                  double untraced_before, double traced, double untraced_after) {
+  if (after.timed <= before.timed) return std::nullopt;
+  const auto timed = static_cast<double>(after.timed - before.timed);
+  return Figures{.kernel = static_cast<double>(after.total_ns - before.total_ns) / timed,
+                 .untraced = (untraced_before + untraced_after) / 2,
+                 .traced = traced,
+                 .own = static_cast<double>(after.own_ns - before.own_ns) / timed,
+                 .agreed = agree(untraced_before, untraced_after)};
+}
+
 /// Waits for `phase` to reach `want`, asleep on a futex (a spinning parent slowed the
 /// child's stretches by half on this VM's sibling CPU); false if `pid` ended first.
 bool await_phase(std::atomic<int>& phase, int want, pid_t pid) {
@@ -122,9 +168,7 @@ BpfBias measure_bpf_bias(int stretches, int calls_per_stretch) {
 
 BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretch, bool null_call) {
   const int key = kBiasCall;
-  std::vector<double> kernel, untraced, bias, overhead, own;
-  std::vector<double> write_bias, write_overhead, write_own;
-  std::vector<double> all_bias, all_write_bias;  // every stretch: if none agreed
+  std::vector<Figures> null_figures, write_figures;
   // The write family's cost, where the program times write per file as a run's writes are.
   const UniqueFd null((loader.rodata().flags[SYS_write] & CLOCK_PER_FILE) != 0
                           ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -153,59 +197,32 @@ BpfBias measure_bias_with(BpfLoader& loader, int stretches, int calls_per_stretc
     }
     int status = 0;
     if (::waitpid(pid, &status, 0) != pid || !ok || !WIFEXITED(status)) continue;
-    const double u = st.u, uw = st.uw, t = st.t, tw = st.tw, uw_after = st.uw_after,
-                 u_after = st.u_after;
     const clock_stat after = loader.stat(key), write_after = loader.stat(SYS_write);
-    if (null && write_after.timed > write_before.timed) {
-      const auto timed = static_cast<double>(write_after.timed - write_before.timed);
-      const double untraced_w = (uw + uw_after) / 2;
-      const double b =
-          static_cast<double>(write_after.total_ns - write_before.total_ns) / timed - untraced_w;
-      all_write_bias.push_back(b);
-      if (agree(uw, uw_after)) {
-        write_bias.push_back(b);
-        write_overhead.push_back(tw - untraced_w);
-        write_own.push_back(static_cast<double>(write_after.own_ns - write_before.own_ns) / timed);
-      }
+    if (null) {
+      if (auto f = figures_of(write_before, write_after, st.uw, st.tw, st.uw_after))
+        write_figures.push_back(*f);
     }
-    const auto timed = static_cast<double>(after.timed - before.timed);
-    if (!null_call || timed <= 0) continue;
-    const double k = static_cast<double>(after.total_ns - before.total_ns) / timed;
-    const double untraced_g = (u + u_after) / 2;
-    all_bias.push_back(k - untraced_g);
-    if (!agree(u, u_after)) continue;
-    kernel.push_back(k);
-    untraced.push_back(untraced_g);
-    bias.push_back(k - untraced_g);
-    overhead.push_back(t - untraced_g);
-    own.push_back(static_cast<double>(after.own_ns - before.own_ns) / timed);
+    if (null_call) {
+      if (auto f = figures_of(before, after, st.u, st.t, st.u_after)) null_figures.push_back(*f);
+    }
   }
-  if (!null_call) {  // every call traced is a write's: its figures stand for any other
-    bias = all_bias = write_bias.empty() ? all_write_bias : write_bias;
-    overhead = write_overhead;
-    own = write_own;
-  }
-  const bool any = !bias.empty(), any_write = !write_bias.empty();
-  const Spread b = spread_of(any ? bias : all_bias), o = spread_of(overhead);
-  const Spread n = spread_of(own);
-  const Spread wb = null ? spread_of(any_write ? write_bias : all_write_bias) : b;
-  const Spread w = null && any_write ? spread_of(write_overhead) : o;
-  const Spread wn = null && any_write ? spread_of(write_own) : n;
-  return {
-      .bias_ns = b.median,
-      .bias_spread_ns = b.half_iqr,
-      .overhead_ns = o.median,
-      .overhead_spread_ns = o.half_iqr,
-      .write_overhead_ns = w.median,
-      .write_overhead_spread_ns = w.half_iqr,
-      .own_ns = n.median,
-      .write_own_ns = wn.median,
-      .write_bias_ns = wb.median,
-      .write_bias_spread_ns = wb.half_iqr,
-      .kernel_ns = spread_of(kernel).median,
-      .untraced_ns = spread_of(untraced).median,
-      .stretches = static_cast<int>(any ? bias.size() : all_bias.size()),
-      .write_stretches = static_cast<int>(any_write ? write_bias.size() : all_write_bias.size())};
+  // Every call traced is a write's where there is no null call: its figures stand for any other.
+  const Summary g = summarise(null_call ? null_figures : write_figures);
+  const Summary w = null ? summarise(write_figures) : g;
+  return {.bias_ns = g.bias.median,
+          .bias_spread_ns = g.bias.half_iqr,
+          .overhead_ns = g.overhead.median,
+          .overhead_spread_ns = g.overhead.half_iqr,
+          .write_overhead_ns = w.overhead.median,
+          .write_overhead_spread_ns = w.overhead.half_iqr,
+          .own_ns = g.own.median,
+          .write_own_ns = w.own.median,
+          .write_bias_ns = w.bias.median,
+          .write_bias_spread_ns = w.bias.half_iqr,
+          .kernel_ns = g.kernel.median,
+          .untraced_ns = g.untraced.median,
+          .stretches = g.stretches,
+          .write_stretches = w.stretches};
 }
 
 }  // namespace iobench::tracing
