@@ -185,7 +185,7 @@ TEST(BaselineFile, NoOutputMayOverwriteTheBaseline) {
   EXPECT_EQ(slurp(base), saved) << "the baseline is untouched";
   // The same run saving elsewhere compares, fails, and saves.
   ProcessOutput other =
-      iobench(run_with({"--buffer-size", "256", "--baseline", link, "--time-tolerance", "100000%",
+      iobench(run_with({"--buffer-size", "256", "--baseline", link, "--time-tolerance", "1e300",
                         "--save-baseline", dir.path() + "/new.json"},
                        dir));
   EXPECT_EQ(other.status, 1) << other.err;
@@ -209,7 +209,7 @@ TEST(BaselineFile, NoTraceAgainstABaselineWithCountsIsNotComparable) {
   // A baseline without counts compares its medians with an untraced run.
   save_baseline(dir, untraced, {"--no-trace"});
   ProcessOutput times =
-      iobench(run_with({"--no-trace", "--baseline", untraced, "--time-tolerance", "100000%"}, dir));
+      iobench(run_with({"--no-trace", "--baseline", untraced, "--time-tolerance", "1e300"}, dir));
   EXPECT_EQ(times.status, 0) << times.err;
   EXPECT_TRUE(contains(times.out, "buffered.time (median)")) << times.out;
 }
@@ -232,12 +232,12 @@ TEST(BaselineFile, TraceAllOnOneSideOnlyIsNotComparable) {
             "iobench: error: baseline not comparable: it was saved without --trace-all, so it "
             "counts only the write family; drop --trace-all\n");
   for (const ProcessOutput* r : {&without, &with}) EXPECT_TRUE(r->out.empty()) << r->out;
-  // Comparable, so not refused; mmap counts follow the allocator's state inherited from
-  // iobench (under AddressSanitizer they differ between runs), so counts get slack here.
-  ProcessOutput both = iobench(run_with({"--trace-all", "--baseline", all, "--time-tolerance",
-                                         "100000%", "--count-tolerance", "1000"},
-                                        dir));
-  EXPECT_EQ(both.status, 0) << both.out << both.err;
+  // Comparable, so not refused. Whether it then passes is not this test's question: mmap
+  // counts follow the allocator's state inherited from iobench (under AddressSanitizer they
+  // differ between runs), and a 100-line run's median can be a stall's.
+  ProcessOutput both = iobench(run_with({"--trace-all", "--baseline", all}, dir));
+  EXPECT_NE(both.status, 2) << both.out << both.err;
+  EXPECT_EQ(both.err.find("not comparable"), std::string::npos) << both.err;
 }
 
 // As an edited file spells them: -0 and 1.0 are counts, a median of 1e-300 ns is a
@@ -255,7 +255,7 @@ TEST(BaselineFile, EditedValuesAreReadAsTheirValues) {
   text.replace(text.find(one), one.size(), "\"write_calls\":-0}");  // writev's: 0 → 1
   std::ofstream(edited) << text;
   ProcessOutput counts =
-      iobench(run_with({"--baseline", edited, "--time-tolerance", "100000%"}, dir));
+      iobench(run_with({"--baseline", edited, "--time-tolerance", "1e300"}, dir));
   EXPECT_EQ(counts.status, 1) << counts.err;
   EXPECT_TRUE(contains(counts.err, "iobench: regression: writev.write_calls: 0 → 1 (+1)\n"))
       << counts.err;

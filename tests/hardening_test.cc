@@ -110,13 +110,14 @@ ProcessOutput in_pid_namespace(const std::vector<std::string>& args,
   std::string cmd = before.empty() ? "" : before + " && ";
   cmd += "exec";
   for (const std::string& a : args) cmd += " '" + a + "'";
-  return run_process({"/usr/bin/unshare", "--kill-child", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c", cmd});
+  return run_process({"/usr/bin/unshare", "--kill-child", "--pid", "--fork", "--mount-proc",
+                      "/bin/sh", "-c", cmd});
 }
 
 std::string unshare_refused() {
   if (!is_root()) return "a PID namespace needs root";
-  const ProcessOutput probe =
-      run_process({"/usr/bin/unshare", "--kill-child", "--pid", "--fork", "--mount-proc", "/bin/true"});
+  const ProcessOutput probe = run_process(
+      {"/usr/bin/unshare", "--kill-child", "--pid", "--fork", "--mount-proc", "/bin/true"});
   return probe.status == 0 ? "" : "unshare refused here: " + probe.err;
 }
 
@@ -218,8 +219,9 @@ TEST(Hardening, APidThatIsAnotherProcesssGlobalPidCountsOnlyTheCommand) {
 
 TEST(Hardening, AProcOfAnotherPidNamespaceIsRefusedBeforeAnythingRuns) {
   if (!is_root()) GTEST_SKIP() << "a PID namespace needs root";
-  const ProcessOutput r = run_process({"/usr/bin/timeout", "30", "/usr/bin/unshare", "--pid",
-                                       "--fork", IOBENCH_BIN, "trace", "--", "/bin/true"});
+  // --kill-child: a product that hangs here dies with unshare when timeout ends it.
+  const ProcessOutput r = run_process({"/usr/bin/timeout", "30", "/usr/bin/unshare", "--kill-child",
+                                       "--pid", "--fork", IOBENCH_BIN, "trace", "--", "/bin/true"});
   if (r.status != 2 && r.err.find("unshare") != std::string::npos) GTEST_SKIP() << r.err;
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("iobench: error: /proc belongs to another PID namespace (iobench is pid 1 "

@@ -13,12 +13,11 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
-
-#include "base/error.h"
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/error.h"
 #include "run_process.h"
 #include "tracer/perf_counter.h"
 
@@ -307,7 +306,7 @@ class SetuidWriter : public ::testing::Test {
     // nobody must reach the program and create its file here.
     ASSERT_EQ(::chmod(dir_.path().c_str(), 0777), 0);
     program_ = dir_.path() + "/writer";
-    ASSERT_EQ(std::system(("cp '" WRITER_BIN "' '" + program_ + "'").c_str()), 0);
+    ASSERT_EQ(std::system(("cp '" + std::string(WRITER_BIN) + "' '" + program_ + "'").c_str()), 0);
     ASSERT_EQ(::chown(program_.c_str(), 65534, 65534), 0);
   }
   ProcessOutput trace(const std::string& backend) {

@@ -125,9 +125,9 @@ std::vector<std::string> split_lines(const std::string& text) {
 // IOBENCH_UPDATE_GOLDEN=1 rewrites it after an intended change, as render_golden_test.cc's.
 TEST(TableLayout, PipedTableIsByteIdentical) {
   if (std::getenv("IOBENCH_UPDATE_GOLDEN"))
-    std::ofstream(GOLDEN_DIR "/table_piped.txt", std::ios::binary)
+    std::ofstream(std::string(GOLDEN_DIR) + "/table_piped.txt", std::ios::binary)
         << iobench::render_table(iobench::testing::sample_report(), {});
-  const std::string golden = iobench::testing::slurp(GOLDEN_DIR "/table_piped.txt");
+  const std::string golden = iobench::testing::slurp(std::string(GOLDEN_DIR) + "/table_piped.txt");
   ASSERT_FALSE(golden.empty());
   EXPECT_EQ(iobench::render_table(iobench::testing::sample_report(), {}), golden);
 }

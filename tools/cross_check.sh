@@ -4,7 +4,8 @@
 # the demo's unbuffered row under `iobench --cross-check`. ratio: ptrace's corrected write time
 # over the kernel clock's for the same calls (bias taken out); ±: its 95% half-width. Needs
 # root (or CAP_BPF + CAP_PERFMON), build/, jq. --load: beside a process busy 50 ms / asleep
-# 50 ms on every CPU. A measurement script, not a test (that is CrossCheckClock*).
+# 50 ms on every CPU. A measurement script: no test judges the ratio (CrossCheckClock holds
+# the counts alone).
 # Usage: tools/cross_check.sh [--load] [RUNS] [LINES]
 set -euo pipefail
 cd "$(dirname "$0")/.."

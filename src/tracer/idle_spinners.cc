@@ -11,12 +11,6 @@ namespace iobench::tracing {
 
 namespace {
 
-/// How long a spinner goes on after the last stop before it parks: longer than the gap
-/// between a busy program's calls, short enough that an idle program costs nothing.
-constexpr std::int64_t kLingerNs = 2'000'000;
-/// A gap this long between two looks of a spinner's loop means it was off its CPU.
-constexpr std::int64_t kStarvedNs = 100'000;
-
 void relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();  // a spin-wait hint: frees the core's resources for a sibling
@@ -59,33 +53,23 @@ void IdleSpinners::spin(Shared& s, int cpu) noexcept {
   if (!pin_thread_to(cpu)) return;
   const sched_param param{};
   if (::sched_setscheduler(0, SCHED_IDLE, &param) != 0) return;
-  std::uint64_t seen = s.stops.load();
-  std::int64_t last = monotonic_ns();
-  std::int64_t ran = last;
+  ParkWatch watch(s.stops.load(), monotonic_ns());
   while (!s.quit.load(std::memory_order_relaxed)) {
     const std::uint64_t stops = s.stops.load(std::memory_order_relaxed);
-    const std::int64_t now = monotonic_ns();
-    // Off its CPU since the last look (the program and tracer ran there): busy, not idle.
-    const bool starved = now - ran > kStarvedNs;
-    ran = now;
-    if (stops != seen || starved) {
-      seen = stops;
-      last = now;
-    } else if (now - last > kLingerNs) {
+    if (watch.should_park(stops, monotonic_ns())) {
       const std::uint32_t generation = s.generation.load();
       s.parked.fetch_add(1);
       // Re-checked after announcing the park: a stop between the two is either seen here
       // or made touch() bump the generation, so the wait cannot miss it. A wake has already
       // taken this one off the count; not waiting, it takes itself off, unless a wake did.
-      if (s.stops.load() == seen && !s.quit.load()) {
+      if (s.stops.load() == stops && !s.quit.load()) {
         s.generation.wait(generation);
       } else {
         int parked = s.parked.load();
         while (parked > 0 && !s.parked.compare_exchange_weak(parked, parked - 1)) {
         }
       }
-      seen = s.stops.load();
-      last = monotonic_ns();
+      watch.restart(s.stops.load(), monotonic_ns());
     }
     relax();
   }

@@ -18,6 +18,35 @@
 
 namespace iobench::tracing {
 
+/// When a spinner parks, decided at each look of its loop from the stops seen and its clock
+/// (the caller's): after a pause of kLingerNs in the stops while it ran; a look that comes
+/// long after the last (it was off its CPU: the program and the tracer ran there) is a busy
+/// CPU, not an idle one.
+class ParkWatch {
+ public:
+  static constexpr std::int64_t kLingerNs = 2'000'000;
+  static constexpr std::int64_t kStarvedNs = 100'000;
+
+  ParkWatch(std::uint64_t stops, std::int64_t now) noexcept : seen_(stops), last_(now), ran_(now) {}
+  /// Whether to park now, at a look that saw `stops` at `now`.
+  bool should_park(std::uint64_t stops, std::int64_t now) noexcept {
+    const bool starved = now - ran_ > kStarvedNs;
+    ran_ = now;
+    if (stops != seen_ || starved) {
+      seen_ = stops;
+      last_ = now;
+      return false;
+    }
+    return now - last_ > kLingerNs;
+  }
+  /// Back from a park (or a park given up): the pause starts again from here.
+  void restart(std::uint64_t stops, std::int64_t now) noexcept { *this = ParkWatch(stops, now); }
+
+ private:
+  std::uint64_t seen_;
+  std::int64_t last_, ran_;
+};
+
 class IdleSpinners {
  public:
   /// Starts one spinner per CPU of the caller's affinity mask when it has two or more (with

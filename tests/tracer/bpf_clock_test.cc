@@ -38,8 +38,10 @@ TEST(BpfClock, CountsTimesAndBytesEveryWriteOfAWriter) {
   EXPECT_GT(w->total_ns, 0);
   ASSERT_TRUE(w->latency.has_value());
   EXPECT_EQ(w->latency->weight(), 1000.0);
+  // Half the calls take at least the median, so it is at most twice the mean; a few stalled
+  // calls (another guest's, an interrupt's) may lift the mean far above it.
   const double mean = static_cast<double>(w->total_ns) / 1000;
-  EXPECT_GT(w->latency->quantile(0.5), mean / 4);
+  EXPECT_GT(w->latency->quantile(0.5), 0);
   EXPECT_LT(w->latency->quantile(0.5), mean * 4);
   const auto files = files_of(r, out);
   ASSERT_EQ(files.size(), 1u);

@@ -1,6 +1,6 @@
 // The idle spinners (tracer/idle_spinners.h) on the real scheduler: one per CPU, each on its
-// own CPU at SCHED_IDLE (so the traced program preempts them at once), parked when no stops
-// come, spinning while they do, and gone when the tracer is done.
+// own CPU at SCHED_IDLE (so the traced program preempts them at once), woken by stops, gone
+// when the tracer is done; when they park, on an injected clock (ParkWatch).
 #include "tracer/idle_spinners.h"
 
 #include <dirent.h>
@@ -63,13 +63,8 @@ TEST(IdleSpinners, OnePerCpuAtTheIdlePolicyParkedWithoutStopsAndGoneAfter) {
         if (CPU_ISSET(c, &mask)) cpus.insert(c);
     }
     EXPECT_EQ(cpus.size(), tids.size()) << "two spinners share a CPU";
-    // No stops: every spinner parks (sleeps) instead of burning its CPU.
-    EXPECT_TRUE(wait_until([&] {
-      for (const pid_t tid : tids)
-        if (state_of(tid) != 'S') return false;
-      return true;
-    })) << "a spinner spins with no stops coming";
-    // Stops coming: a spinner is woken and runs.
+    // When they park is ParkWatch's (below): a spinner at SCHED_IDLE on a busy machine may
+    // never run long enough to see the pause. Stops coming: a spinner is woken and runs.
     EXPECT_TRUE(wait_until([&] {
       spinners.touch();
       for (const pid_t tid : tids)
@@ -78,6 +73,31 @@ TEST(IdleSpinners, OnePerCpuAtTheIdlePolicyParkedWithoutStopsAndGoneAfter) {
     })) << "no spinner woke for the stops";
   }
   EXPECT_TRUE(idle_threads().empty()) << "a spinner outlived the tracer's run";
+}
+
+TEST(ParkWatch, ParksAfterAPauseInTheStopsWhileItRan) {
+  constexpr std::int64_t kLook = 10'000;  // a look every 10 us: it has its CPU
+  ParkWatch w(0, 0);
+  std::int64_t now = 0;
+  while (now < ParkWatch::kLingerNs) EXPECT_FALSE(w.should_park(0, now += kLook)) << now;
+  EXPECT_TRUE(w.should_park(0, now += kLook));
+}
+
+TEST(ParkWatch, AStopOrALongAbsenceStartsThePauseAgain) {
+  constexpr std::int64_t kLook = 10'000;
+  // A stop just before the pause would be long enough: a whole pause more from there.
+  ParkWatch w(0, 0);
+  std::int64_t now = 0;
+  while (now + kLook < ParkWatch::kLingerNs) EXPECT_FALSE(w.should_park(0, now += kLook));
+  EXPECT_FALSE(w.should_park(1, now += kLook));
+  const std::int64_t stop = now;
+  while (!w.should_park(1, now += kLook)) {
+  }
+  EXPECT_GT(now - stop, ParkWatch::kLingerNs);
+  // Off its CPU since the last look (the program and the tracer ran there): busy, not idle.
+  ParkWatch v(0, 0);
+  EXPECT_FALSE(v.should_park(0, 10 * ParkWatch::kLingerNs));
+  EXPECT_FALSE(v.should_park(0, 10 * ParkWatch::kLingerNs + kLook));
 }
 
 TEST(IdleSpinners, NoneOnOneCpuOrWhenOff) {

@@ -1,5 +1,5 @@
 // The tracer's counts against an independent witness: the kernel's own syscall tracepoint.
-// (Its corrected time against the untraced cost: timing_accuracy_test.cc.)
+// (Its corrected time against the untraced cost is the host's figure: tools/accuracy.sh.)
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <sys/mount.h>
