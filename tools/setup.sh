@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Installs iobench's dependencies from Debian's packages and builds a Release build.
+# Installs iobench's dependencies from Debian's packages and builds a Release build of the
+# iobench binary (with `all`: of everything, the tests too, as tools/test.sh asks).
 # Idempotent; run as root on Debian 12, or with sudo (the build is then yours, not root's).
-# Usage: tools/setup.sh [BUILD_DIR]
+# Usage: tools/setup.sh [BUILD_DIR [all]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
+targets=(--target iobench)
+[ "${2:-}" = all ] && targets=()
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  ccache  # the compilers' launcher: a second build, in any clone, compiles only what changed
   libfmt-dev libcli11-dev nlohmann-json3-dev libseccomp-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   strace jq time clang libclang-rt-14-dev clang-tidy
@@ -41,4 +45,4 @@ fi
 generator=()
 [ -f "$build_dir/CMakeCache.txt" ] || generator=(-G Ninja)
 "${as_user[@]}" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
-"${as_user[@]}" cmake --build "$build_dir" -j"$(nproc)"
+"${as_user[@]}" cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"

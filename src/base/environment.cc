@@ -48,7 +48,9 @@ void keep_user_environment() {
     return;
   }
   // glibc's loader drops the unsafe variables from environ, not their strings from the stack.
-  const std::string all(reinterpret_cast<const char*>(start), end - start);
+  // An address the kernel gave, in our own stack: no pointer to derive it from.
+  const std::string all(reinterpret_cast<const char*>(start),  // NOLINT(performance-no-int-to-ptr)
+                        end - start);
   auto* strings = new std::vector<std::string>();
   for (std::size_t at = 0; at < all.size();) {
     const std::size_t stop = all.find('\0', at);
