@@ -194,6 +194,30 @@ TEST(SmallContracts, ExpectValuesAreFiniteAndPrintedInFull) {
       << big.out;
 }
 
+// A count bound is read exactly up to 2^64-1 (a double would echo ...616), and a value past
+// what a number can hold says so rather than "not a number".
+TEST(SmallContracts, ExpectCountsAreExactAndTooLargeIsOutOfRange) {
+  ScratchDir dir;
+  const auto expect = [&](const std::string& text) {
+    return iobench({"--lines", "10", "--strategy", "buffered", "--runs", "1", "--expect", text,
+                    "--dir", dir.path()});
+  };
+  const ProcessOutput max = expect("buffered.write_calls<=18446744073709551615");
+  EXPECT_EQ(max.status, 0) << max.out << max.err;
+  EXPECT_TRUE(contains(max.out, "PASS buffered.write_calls <= 18446744073709551615 (measured 1)"))
+      << max.out;
+  const ProcessOutput huge = expect("write_calls<1e400");
+  EXPECT_EQ(huge.status, 2) << huge.out << huge.err;
+  EXPECT_EQ(huge.err,
+            "iobench: error: --expect 'write_calls<1e400': '1e400' is out of range (past what a "
+            "double holds)\n");
+  const ProcessOutput past = expect("write_calls<=18446744073709551616");
+  EXPECT_EQ(past.status, 2) << past.out << past.err;
+  EXPECT_EQ(past.err,
+            "iobench: error: --expect 'write_calls<=18446744073709551616': '18446744073709551616' "
+            "is out of range (a count is at most 18446744073709551615)\n");
+}
+
 // One value twice would be one row, with a knee message about nothing.
 TEST(SmallContracts, ASweepValueGivenTwiceIsRefused) {
   ScratchDir dir;
