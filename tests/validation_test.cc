@@ -136,6 +136,25 @@ TEST(BaselineFile, EveryMalformedValueIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(contains(big.err, "not a count")) << big.err;
 }
 
+// JSON parsers keep the last of two equal keys, so a file could say two counts for one row:
+// refused, naming the key, before anything runs.
+TEST(BaselineFile, AKeyTwiceInOneObjectIsRefused) {
+  ScratchDir dir;
+  std::string text = saved_baseline(dir).dump();
+  const std::string from = "\"write_calls\":1}";  // buffered's: its row's last key
+  ASSERT_NE(text.find(from), std::string::npos) << text;
+  text.insert(text.find(from), "\"write_calls\":5,");
+  const std::string path = dir.path() + "/twice.json";
+  std::ofstream(path) << text;
+  const ProcessOutput r = iobench({"--lines", "100", "--strategy", "buffered,writev", "--runs", "1",
+                                   "--baseline", path, "--dir", dir.path()});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(r.err, "iobench: error: --baseline " + path +
+                       ": results[0].write_calls appears twice (a key may appear once in an "
+                       "object)\n");
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // Another N or other strategies cannot be compared, and that is known from the options:
 // refused before the first run, not after the whole benchmark.
 TEST(BaselineFile, NotComparableIsRefusedBeforeAnythingRuns) {

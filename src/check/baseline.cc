@@ -6,6 +6,8 @@
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
 
 #include "base/error.h"
 #include "strategies/knobs.h"
@@ -181,6 +183,69 @@ BaselineKind kind_of(const json& doc, const std::string& schema, const Bad& bad)
   return BaselineKind::kRun;
 }
 
+/// Where the parser is while it reads a document, for naming the first key that appears twice
+/// in one object (nlohmann keeps the last one silently, so a file could say two things).
+struct KeyPath {
+  struct Frame {
+    bool object = true;
+    std::set<std::string> keys;  // an object's keys so far
+    std::string key;             // an object's member being read
+    std::size_t index = 0;       // an array's element being read
+  };
+  std::vector<Frame> frames;
+  std::string duplicate;  // "results[0].write_calls", or "" while none
+
+  /// The path of the member `key` of the innermost object: results[0].syscalls.write.
+  std::string path_to(const std::string& key) const {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i)
+      out += frames[i].object ? (out.empty() ? "" : ".") + frames[i].key
+                              : fmt::format("[{}]", frames[i].index);
+    return out.empty() ? key : out + "." + key;
+  }
+  void next_element() {
+    if (!frames.empty() && !frames.back().object) ++frames.back().index;
+  }
+  bool on(json::parse_event_t event, const json& parsed) {
+    using Event = json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        frames.push_back({.object = event == Event::object_start, .keys = {}, .key = {}});
+        break;
+      case Event::object_end:
+      case Event::array_end:
+        if (!frames.empty()) frames.pop_back();
+        next_element();
+        break;
+      case Event::key:
+        if (frames.empty()) break;
+        frames.back().key = parsed.get<std::string>();
+        if (!frames.back().keys.insert(frames.back().key).second && duplicate.empty())
+          duplicate = path_to(frames.back().key);
+        break;
+      case Event::value:
+        next_element();
+        break;
+    }
+    return true;  // keep everything: the document is judged whole afterwards
+  }
+};
+
+/// The document, refused when it is not JSON or a key appears twice in one object.
+json parse_document(const std::string& text, const Bad& bad) {
+  KeyPath where;
+  json doc = json::parse(
+      text,
+      [&where](int, json::parse_event_t event, json& parsed) { return where.on(event, parsed); },
+      /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw bad("not valid JSON");
+  if (!where.duplicate.empty())
+    throw bad(
+        fmt::format("{} appears twice (a key may appear once in an object)", where.duplicate));
+  return doc;
+}
+
 }  // namespace
 
 const char* command_name(BaselineKind kind) noexcept {
@@ -211,8 +276,7 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   const Bad bad = [&](const std::string& why) {
     return Error(fmt::format("--baseline {}: {}", origin, why));
   };
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) throw bad("not valid JSON");
+  const json doc = parse_document(text, bad);
   const json& schema = member(doc, "schema");
   if (!schema.is_string() ||
       (schema.get<std::string>() != "iobench/1" && schema.get<std::string>() != "iobench-trace/1"))

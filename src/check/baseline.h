@@ -56,7 +56,7 @@ Baseline load_baseline(const std::string& path);
 /// Parses the text of a baseline document (what load_baseline reads); fuzzed on its own.
 /// Refuses a count that is not a whole number from 0 to 2^64-1 (-0 and an integral 1.0 are
 /// counts), a median that is not a positive finite time, a status iobench does not write,
-/// or a strategy twice. A trace or compare baseline (its `baseline` member) holds a name and
+/// a strategy twice, or a key twice in one object (named by its path). A trace or compare baseline (its `baseline` member) holds a name and
 /// the per-file counts for each row.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
 
