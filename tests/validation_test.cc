@@ -136,6 +136,17 @@ TEST(BaselineFile, EveryMalformedValueIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(contains(big.err, "not a count")) << big.err;
 }
 
+// docs/ci.md: every count may be null, "not measured", as write_calls always could: a
+// syscall's null count is compared as not measured on one side, never as missing.
+TEST(BaselineFile, ANullSyscallCountIsNotMeasured) {
+  ScratchDir dir;
+  nlohmann::json doc = saved_baseline(dir);
+  doc["results"][1]["syscalls"]["writev"]["calls"] = nullptr;
+  const ProcessOutput r = compare_with(dir, doc);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(row_of(r.out, "writev.writev"), "writev.writev — 1 not measured on one side") << r.out;
+}
+
 // JSON parsers keep the last of two equal keys, so a file could say two counts for one row:
 // refused, naming the key, before anything runs.
 TEST(BaselineFile, AKeyTwiceInOneObjectIsRefused) {

@@ -93,9 +93,9 @@ BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
   if (syscalls.is_object()) {
     for (const auto& [sys, st] : syscalls.items()) {
       const std::string where = fmt::format("{}.syscalls.{}.calls", name, sys);
-      const std::optional<std::uint64_t> calls = count_of(member(st, "calls"), where, bad);
-      if (!calls) throw bad(where + " is missing");
-      row.syscall_calls[sys] = *calls;
+      // null is "not measured", as for write_calls; a syscall without `calls` says nothing.
+      if (!st.is_object() || !st.contains("calls")) throw bad(where + " is missing");
+      row.syscall_calls[sys] = count_of(member(st, "calls"), where, bad);
     }
   }
   return row;
@@ -105,19 +105,14 @@ BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
 
 namespace {
 
-/// The per-file counts a saved row holds: {path: count}, or null (not split by file).
-std::optional<std::map<std::string, std::uint64_t>> file_calls_of(const json& files,
-                                                                  const std::string& where,
-                                                                  const Bad& bad) {
+/// The per-file counts a saved row holds: {path: count or null}, or null (not split by file).
+std::optional<std::map<std::string, std::optional<std::uint64_t>>> file_calls_of(
+    const json& files, const std::string& where, const Bad& bad) {
   if (files.is_null()) return std::nullopt;
   if (!files.is_object()) throw bad(where + " is not an object");
-  std::map<std::string, std::uint64_t> out;
-  for (const auto& [path, n] : files.items()) {
-    const std::string at = fmt::format("{}.{}", where, path);
-    const std::optional<std::uint64_t> calls = count_of(n, at, bad);
-    if (!calls) throw bad(at + " is missing");
-    out[path] = *calls;
-  }
+  std::map<std::string, std::optional<std::uint64_t>> out;
+  for (const auto& [path, n] : files.items())
+    out[path] = count_of(n, fmt::format("{}.{}", where, path), bad);
   return out;
 }
 
