@@ -26,7 +26,8 @@ namespace {
 /// iobench on a pty of `cols` columns: the child's stdin, stdout and stderr are the terminal.
 class PtyRun {
  public:
-  PtyRun(const std::vector<std::string>& args, unsigned short cols, unsigned short rows = 60) {
+  PtyRun(const std::vector<std::string>& args, unsigned short cols, unsigned short rows = 60,
+         const char* term = "xterm") {
     winsize ws{};
     ws.ws_row = rows;
     ws.ws_col = cols;
@@ -35,7 +36,7 @@ class PtyRun {
       std::vector<char*> argv;
       for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
-      ::setenv("TERM", "xterm", 1);
+      ::setenv("TERM", term, 1);
       ::setenv("IOBENCH_TEST_STRATEGIES", "1", 1);
       ::unsetenv("COLUMNS");
       ::execv(argv[0], argv.data());
@@ -201,6 +202,27 @@ TEST_P(ScreenWidth, NoLineWiderThanTheTerminalAndOneLinePerRow) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, ScreenWidth, ::testing::Values(60, 80, 100, 120, 200));
+
+// TERM=dumb can move no cursor: as ls and git do, iobench then writes what it writes to a pipe
+// (no progress line, no live table redrawn in place), not one escape sequence.
+TEST(Screen, ADumbTerminalGetsNoEscapeSequences) {
+  // Over a second: long enough for the progress line to show on any other terminal.
+  PtyRun run({IOBENCH_BIN, "--lines", "20000", "--strategy", "all", "--runs", "3", "--warmup", "0"},
+             100, 60, "dumb");
+  run.read_to_end();
+  ASSERT_EQ(run.wait(), 0) << run.screen();
+  EXPECT_EQ(run.screen().find('\x1b'), std::string::npos) << run.screen();
+  EXPECT_EQ(run.screen().find(" · run "), std::string::npos) << "a progress line";
+  const auto lines = lines_of(run.screen());
+  for (const iobench::Strategy* s : iobench::all_strategies()) {
+    EXPECT_EQ(
+        std::count_if(lines.begin(), lines.end(),
+                      [&](const auto& l) { return l.rfind(std::string(s->name) + " ", 0) == 0; }),
+        1)
+        << s->name << ": once, in the final table\n"
+        << run.screen();
+  }
+}
 
 TEST(Screen, FirstRowIsShownBeforeTheLastStrategyRuns) {
   // test-hang never returns: its row cannot exist until the timeout, so a buffered row on the

@@ -10,7 +10,8 @@
 namespace iobench {
 
 LiveTable::LiveTable(OutputFormat format, Progress& progress)
-    : enabled_(format == OutputFormat::kTable && is_terminal(STDOUT_FILENO)), progress_(progress) {}
+    : enabled_(format == OutputFormat::kTable && moves_cursor(STDOUT_FILENO)),
+      progress_(progress) {}
 
 void LiveTable::update(const RunRecord& rep, const Presentation& pres) {
   if (!enabled_) return;

@@ -47,7 +47,7 @@ std::atomic<Progress*> g_live{nullptr};
 
 }  // namespace
 
-Progress::Progress() : Progress(is_terminal(STDERR_FILENO)) {}
+Progress::Progress() : Progress(moves_cursor(STDERR_FILENO)) {}
 
 Progress::Progress(bool enabled)
     : enabled_(enabled),
