@@ -222,6 +222,20 @@ bool fits(const std::string& text, std::size_t width) {
   return true;
 }
 
+std::size_t screen_rows(const std::string& text, std::size_t columns) {
+  std::size_t rows = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t width = display_width(text.substr(start, end - start));
+    // A line exactly as wide as the terminal still takes one row: the newline ends it.
+    rows += columns == 0 || width <= columns ? 1 : (width + columns - 1) / columns;
+    start = end + 1;
+  }
+  return rows;
+}
+
 std::string reflow(const std::string& text, std::size_t width) {
   // Text that fits keeps its hand-made breaks: a wide terminal shows today's layout.
   if (width == 0 || fits(text, width)) return text;

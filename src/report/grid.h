@@ -120,6 +120,8 @@ std::string render_columns(const std::vector<Column<Row>>& cols, const std::vect
 std::string wrap_lines(const std::string& text, std::size_t width);
 /// Whether every line of `text` is at most `width` columns wide.
 bool fits(const std::string& text, std::size_t width);
+/// The rows `text` takes on a terminal `columns` wide: a line wider than that wraps onto more.
+std::size_t screen_rows(const std::string& text, std::size_t columns);
 /// Like wrap_lines, but a line that starts with two spaces first rejoins the line before it
 /// (hand-wrapped notes become one paragraph), so the text reflows to any width; text that
 /// already fits is returned as it is.

@@ -3,8 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <algorithm>
-
+#include "report/grid.h"
 #include "report/terminal.h"
 
 namespace iobench {
@@ -18,7 +17,8 @@ void LiveTable::update(const RunRecord& rep, const Presentation& pres) {
   Presentation live = pres;
   live.live = true;
   const std::string table = render_table(rep, live);
-  const auto lines = static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n'));
+  // Rows, not lines: a table wider than the terminal wraps (Progress erases by rows too).
+  const std::size_t lines = screen_rows(table, terminal_width(STDOUT_FILENO));
   // A table taller than the screen scrolls out of reach of the cursor and could not be
   // erased: stop drawing live (the final table still comes).
   const std::size_t rows = terminal_rows(STDOUT_FILENO);
