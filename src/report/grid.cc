@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "report/code_points.h"
 #include "report/escape.h"
 
 namespace iobench {
@@ -15,14 +16,23 @@ std::string paint(const std::string& text, const char* sgr, bool color) {
 
 std::size_t display_width(const std::string& s) {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = 0; i < s.size();) {
     if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
-      // An SGR sequence takes no room: skip to its final letter.
+      // An SGR sequence takes no room: skip past its final letter.
       i += 2;
       while (i < s.size() && !std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+      ++i;
       continue;
     }
-    if ((s[i] & 0xC0) != 0x80) ++n;
+    const std::size_t len = utf8_sequence_length(s, i);
+    if (len == 0) {
+      // Not UTF-8 (cells are escaped first; this is text of our own): a lead byte, one cell.
+      if ((s[i] & 0xC0) != 0x80) ++n;
+      ++i;
+      continue;
+    }
+    n += cell_width(decode_utf8(std::string_view(s).substr(i, len)));
+    i += len;
   }
   return n;
 }

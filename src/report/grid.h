@@ -27,8 +27,8 @@ inline constexpr const char* kReset = "\x1b[0m";
 /// Text wrapped in a style (and a reset) when colour is on; the text alone otherwise.
 std::string paint(const std::string& text, const char* sgr, bool color);
 
-/// Display width of UTF-8 text: code points, not bytes (µ, ×, — and ▉ are one column each);
-/// escape sequences take none.
+/// Display width of UTF-8 text in terminal cells: µ, ×, — and ▉ one each, a CJK character
+/// or a fullwidth form two, a combining mark none (code_points.h); escape sequences none.
 std::size_t display_width(const std::string& s);
 
 /// A horizontal bar of `width` columns filled to `fraction` (0..1) in eighths of a column
