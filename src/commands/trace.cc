@@ -3,6 +3,7 @@
 #include "commands/trace.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "report/junit.h"
 #include "report/presentation.h"
 #include "report/reporter.h"
+#include "report/terminal.h"
 #include "report/verdicts.h"
 #include "tracer/counting_backend.h"
 
@@ -73,7 +75,9 @@ int run_trace(const TraceCommandOptions& o) {
   // ran has no table: its error line says all there is.
   const bool json = o.format == OutputFormat::kJson;
   if (json || ran) {
-    const std::string text = render(o.format, rep);
+    // The table fits stderr's terminal (a long path loses its middle); a file gets it whole.
+    const std::size_t columns = o.output.empty() && !json ? table_columns(0, STDERR_FILENO) : 0;
+    const std::string text = render(o.format, rep, {.columns = columns});
     if (!o.output.empty())
       write_output(o.output, text, "--output: ");
     else if (json)

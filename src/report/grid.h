@@ -49,6 +49,9 @@ struct GridColumn {
   std::size_t bar_width = 0;  // >0: a bar column of this many columns (cells carry a fraction)
   /// Drawn on the terminal only (a bar, a glyph): Markdown leaves the column out.
   bool terminal_only = false;
+  /// When the grid must fit a width, this column narrows first, its longer cells losing
+  /// their middle to "…" (elide_middle: a path keeps its start and its file name).
+  bool elide = false;
 };
 
 /// A column of bars, drawn at layout time so that they can narrow to fit.
@@ -69,8 +72,9 @@ struct GridCell {
 };
 
 /// Header lines, a rule, and one line per row; trailing blanks trimmed. Styles are applied
-/// after padding, so escape codes never disturb the alignment. With `max_width` > 0, bars
-/// narrow (to 3 columns) and then columns are dropped by their rank until every line fits.
+/// after padding, so escape codes never disturb the alignment. With `max_width` > 0, eliding
+/// columns narrow (to 16 columns or their title), then bars (to 3 columns), then columns are
+/// dropped by their rank until every line fits.
 std::string render_grid(const std::vector<GridColumn>& cols,
                         const std::vector<std::vector<GridCell>>& rows, bool color = false,
                         std::size_t max_width = 0);
@@ -128,6 +132,9 @@ std::size_t screen_rows(const std::string& text, std::size_t columns);
 std::string reflow(const std::string& text, std::size_t width);
 /// `line` cut to at most `width` columns, whole code points dropped from its end.
 std::string cut_to_width(std::string line, std::size_t width);
+/// `text` in at most `width` columns, as file managers show a long path: its start, "…" and
+/// its end, the end being its last path component whole when that leaves room for a start.
+std::string elide_middle(const std::string& text, std::size_t width);
 /// The first line `text` reflows to at `width` (0: its first line as written), ending in "…"
 /// when anything was cut: a note on a screen too short for every note.
 std::string first_line(const std::string& text, std::size_t width);
