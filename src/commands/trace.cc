@@ -62,6 +62,9 @@ int run_trace(const TraceCommandOptions& o) {
       fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
     for (const auto& program : details->lost_privileges)
       fmt::print(stderr, "iobench: warning: {}\n", escape_text(lost_privileges_warning(program)));
+    for (const auto& [program, request] : details->refused_ptrace)
+      fmt::print(stderr, "iobench: warning: {}\n",
+                 escape_text(refused_ptrace_warning(program, request)));
   }
   for (const std::string& lost : rep.trace.lost)
     fmt::print(stderr, "iobench: warning: counts incomplete: {}\n", lost);

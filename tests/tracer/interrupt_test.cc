@@ -305,5 +305,37 @@ TEST_F(PtraceOfIobench, WithoutTheFilterTheTracerRefusesThePtraceItself) {
   }
 }
 
+// A debugger under iobench's ptrace tracer fails as it does under strace: its child's
+// PTRACE_TRACEME and its PTRACE_SEIZE of a child are refused (EPERM: each process is traced by
+// iobench already, and a process has one tracer), and the run says so, once per request.
+TEST_F(PtraceOfIobench, ADebuggersTracemeAndSeizeAreRefusedAndTheRunSaysWhy) {
+  TempDir dir;
+  const std::string program = PROGRAM_PTRACE_SELF;
+  for (const char* mode : {"--count-only", "--trace-all"}) {
+    const auto r = testing::iobench({"trace", "--tracer", "ptrace", mode, "--timeout", "30", "-o",
+                                     dir.file("report"), "--", program});
+    EXPECT_EQ(r.status, 0) << mode << r.err;
+    EXPECT_EQ(r.out, "traceme EPERM\nseize EPERM\n") << mode;
+    EXPECT_EQ(r.err, "iobench: warning: " + program +
+                         ": PTRACE_TRACEME refused (EPERM): it is traced by iobench already, and a "
+                         "process has one tracer, as under strace (a debugger works untraced, or "
+                         "under --tracer bpf)\n"
+                         "iobench: warning: " +
+                         program +
+                         ": PTRACE_SEIZE of a process of the command refused (EPERM): that "
+                         "process is traced by iobench already, and a process has one tracer, as "
+                         "under strace (a debugger works untraced, or under --tracer bpf)\n")
+        << mode;
+  }
+  // The kernel clock traces no one: there both work, as untraced.
+  EXPECT_EQ(testing::run_process({program}).out, "traceme ok\nseize ok\n");
+  SKIP_WITHOUT_BPF();
+  const auto bpf = testing::iobench(
+      {"trace", "--tracer", "bpf", "--count-only", "-o", dir.file("report"), "--", program});
+  EXPECT_EQ(bpf.status, 0) << bpf.err;
+  EXPECT_EQ(bpf.out, "traceme ok\nseize ok\n");
+  EXPECT_EQ(bpf.err, "");
+}
+
 }  // namespace
 }  // namespace iobench::tracer_test
