@@ -113,7 +113,7 @@ TEST(Names, AFileNameWithEscAndNewlineIsEscapedInTheTable) {
 // shows the first two as escapes and pads the third by the cells it takes: every row aligned.
 TEST(Names, BidiAndZeroWidthAreEscapedAndWideNamesAligned) {
   ScratchDir dir;
-  const std::string d = dir.path();
+  const std::string& d = dir.path();
   ProcessOutput r = iobench({"trace", "--count-only", "--", "/bin/sh", "-c",
                              "echo 1 > '" + d + "/\u6570\u636e.txt'; echo 2 > '" + d +
                                  "/ab\u202ecd.txt'; echo 3 > '" + d + "/zero\u200b'"});
@@ -162,7 +162,7 @@ std::vector<std::string> table_rows(const std::string& md) {
   std::vector<std::string> rows;
   std::istringstream in(md);
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("|", 0) == 0) rows.push_back(line);
+    if (line.rfind('|', 0) == 0) rows.push_back(line);
   return rows;
 }
 

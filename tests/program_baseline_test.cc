@@ -29,7 +29,7 @@ ProcessOutput iobench_in(const std::string& dir, std::vector<std::string> args) 
 
 /// A directory of its own (CI's checkout) holding the writer as ./writer and as ./other.
 std::string checkout(const ScratchDir& scratch, const std::string& name) {
-  const std::string dir = scratch.path() + "/" + name;
+  std::string dir = scratch.path() + "/" + name;
   std::filesystem::create_directory(dir);
   std::filesystem::create_symlink(WRITER_BIN, dir + "/writer");
   std::filesystem::create_symlink(WRITER_BIN, dir + "/other");

@@ -216,7 +216,7 @@ TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
   int table_rows = 0;
   std::size_t pipes = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("|", 0) != 0) continue;
+    if (line.rfind('|', 0) != 0) continue;
     auto n = static_cast<std::size_t>(std::count(line.begin(), line.end(), '|'));
     if (pipes == 0) pipes = n;
     EXPECT_EQ(n, pipes) << line;

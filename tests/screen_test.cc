@@ -35,6 +35,7 @@ class PtyRun {
     pid_ = ::forkpty(&master_, nullptr, nullptr, &ws);
     if (pid_ == 0) {
       std::vector<char*> argv;
+      argv.reserve(args.size() + 1);
       for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
       ::setenv("TERM", term, 1);

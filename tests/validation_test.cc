@@ -15,7 +15,6 @@ namespace iobench {
 namespace {
 
 using testing::ProcessOutput;
-using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
 

@@ -32,7 +32,7 @@ const std::string kNone = "CapPrm:\t0000000000000000";
 /// A copy of iobench in `dir` carrying `caps` (CAP_BPF and CAP_PERFMON), runnable by nobody.
 std::string capable_copy(const ScratchDir& dir,
                          const std::string& caps = "cap_bpf,cap_perfmon+ep") {
-  const std::string bin = dir.path() + "/iobench";
+  std::string bin = dir.path() + "/iobench";
   std::filesystem::copy_file(IOBENCH_BIN, bin);
   ::chmod(dir.path().c_str(), 0777);
   ::chmod(bin.c_str(), 0755);
@@ -105,6 +105,7 @@ TEST(FileCaps, AStrategysChildDropsThem) {
       as_nobody({bin, "--lines", "1000000", "--strategy", "unbuffered", "--runs", "3", "--warmup",
                  "0", "--no-trace", "--dir", dir.path()});
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const pid_t pid = ::fork();
