@@ -57,6 +57,19 @@ TEST(BaselineCounts, ZeroAndIntegralFloatsAreCounts) {
   EXPECT_EQ(lines.lines, 100u);
 }
 
+// nlohmann keeps the last of two equal keys: a file holding two must be refused, by its path.
+TEST(BaselineKeys, AKeyTwiceInOneObjectIsNamedByItsPath) {
+  EXPECT_EQ(refusal(R"({"schema":"iobench/1","schema":"iobench/1"})"),
+            "--baseline b.json: schema appears twice (a key may appear once in an object)");
+  EXPECT_EQ(refusal(R"({"schema":"iobench/1","config":{"lines":100},"results":[{"strategy":"a",)"
+                    R"("status":"ok"},{"strategy":"b","status":"ok","syscalls":{"write":{"calls":)"
+                    R"(1},"write":{"calls":2}}}]})"),
+            "--baseline b.json: results[1].syscalls.write appears twice (a key may appear once in "
+            "an object)");
+  // The same key in two objects is two members.
+  EXPECT_EQ(refusal(document("3")), "");
+}
+
 TEST(BaselineCounts, AFractionANegativeAndTwoToThe64AreNot) {
   const std::pair<const char*, const char*> bad[] = {
       {"1.5", "1.5"},

@@ -32,6 +32,36 @@ TEST(Escape, ValidUtf8IsKeptAndEverythingElseIsNamedByItsBytes) {
   EXPECT_EQ(escape_text("ab\xe2\x80"), "ab\\xe2\\x80");
 }
 
+// A bidi override shows the rest of a row reversed, a zero-width space or a BOM hides in a
+// name, a line separator breaks it: format characters are named by their code point.
+TEST(Escape, FormatCharactersAreNamedByTheirCodePoint) {
+  EXPECT_EQ(escape_text("ab\u202ecd"), "ab\\u202ecd");
+  EXPECT_EQ(escape_text("\u2066x\u2069 \u200b\u200c\u200d\u200e\u200f \ufeff \u00ad"),
+            "\\u2066x\\u2069 \\u200b\\u200c\\u200d\\u200e\\u200f \\ufeff \\u00ad");
+  EXPECT_EQ(escape_text("a\u2028b\u2029c"), "a\\u2028b\\u2029c");
+  EXPECT_EQ(escape_text("tag\U000e0041"), "tag\\U000e0041");
+  // Visible text around them is kept: CJK, a combining accent, an emoji.
+  EXPECT_EQ(escape_text("\u6570\u636e e\u0301 \U0001f600"), "\u6570\u636e e\u0301 \U0001f600");
+}
+
+TEST(Escape, WideCharactersTakeTwoCellsAndCombiningMarksNone) {
+  EXPECT_EQ(display_width("\u6570\u636e.txt"), 8u);
+  EXPECT_EQ(display_width("\uff21\uff22"), 4u);  // fullwidth A, B
+  EXPECT_EQ(display_width("\ud55c\uae00"), 4u);  // Hangul
+  EXPECT_EQ(display_width("e\u0301"), 1u);       // e and a combining acute: é
+  EXPECT_EQ(display_width("\u00b5s \u00d7 \u2014 \u2589 \u2500"), 10u);
+  EXPECT_EQ(display_width("\x1b[1m\u6570\x1b[0m"), 2u);
+  const std::vector<GridColumn> cols = {{"file", false}, {"calls", true}};
+  EXPECT_EQ(render_grid(cols, {{GridCell("\u6570\u636e\u5e93.txt"), GridCell("1")},
+                               {GridCell("cafe\u0301"), GridCell("22")},
+                               {GridCell("ab\u202ecd"), GridCell("333")}}),
+            "file        calls\n"
+            "─────────────────\n"
+            "\u6570\u636e\u5e93.txt      1\n"
+            "cafe\u0301           22\n"
+            "ab\\u202ecd    333\n");
+}
+
 TEST(Escape, Utf8IsCheckedAndInvalidBytesReplacedOneByOne) {
   EXPECT_TRUE(is_utf8(""));
   EXPECT_TRUE(is_utf8("caf\xc3\xa9\x1b"));  // a control is valid UTF-8
@@ -75,6 +105,11 @@ TEST(Escape, EveryJsonDocumentParsesAndKeepsTheBytesInRaw) {
   const std::string text = dump_json({{"k", "\x1b\x7f\xc2\x9b\xc2\xa0"}});
   EXPECT_EQ(text, "{\n  \"k\": \"\\u001b\\u007f\\u009b\xc2\xa0\"\n}\n");
   EXPECT_EQ(nlohmann::json::parse(text)["k"], "\x1b\x7f\xc2\x9b\xc2\xa0");
+  // Nor a format character: a bidi override or a tag, as \u escapes (a surrogate pair past
+  // U+FFFF), the same string to a parser.
+  const std::string bidi = dump_json({{"k", "a\u202eb\U000e0041"}});
+  EXPECT_EQ(bidi, "{\n  \"k\": \"a\\u202eb\\udb40\\udc41\"\n}\n");
+  EXPECT_EQ(nlohmann::json::parse(bidi)["k"], "a\u202eb\U000e0041");
 }
 
 TEST(Escape, XmlKeepsItsOwnEscapesAndShowsWhatItCannotHold) {

@@ -108,6 +108,27 @@ TEST(Names, AFileNameWithEscAndNewlineIsEscapedInTheTable) {
   EXPECT_NE(row.find(" 1 "), std::string::npos) << row;  // 1 call on the same line
 }
 
+// A right-to-left override in a file name would show the rest of its row reversed, a
+// zero-width space would hide in it; CJK characters take two cells each. The file table
+// shows the first two as escapes and pads the third by the cells it takes: every row aligned.
+TEST(Names, BidiAndZeroWidthAreEscapedAndWideNamesAligned) {
+  ScratchDir dir;
+  const std::string& d = dir.path();
+  ProcessOutput r = iobench({"trace", "--count-only", "--", "/bin/sh", "-c",
+                             "echo 1 > '" + d + "/\u6570\u636e.txt'; echo 2 > '" + d +
+                                 "/ab\u202ecd.txt'; echo 3 > '" + d + "/zero\u200b'"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.err);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(d + "/", 0) == 0) rows.push_back(line);
+  const std::vector<std::string> expected = {
+      d + "/ab\\u202ecd.txt      1      —", d + "/zero\\u200b          1      —",
+      d + "/\u6570\u636e.txt            1      —",  // 8 cells: padded by 6 to 14
+  };
+  EXPECT_EQ(rows, expected) << r.err;
+}
+
 TEST(Names, ADirThatIsNotUtf8KeepsTheRunTheJsonAndTheCsv) {
   ScratchDir scratch;
   const std::string dir = scratch.path() + "/d\xff";
@@ -141,7 +162,7 @@ std::vector<std::string> table_rows(const std::string& md) {
   std::vector<std::string> rows;
   std::istringstream in(md);
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("|", 0) == 0) rows.push_back(line);
+    if (line.rfind('|', 0) == 0) rows.push_back(line);
   return rows;
 }
 

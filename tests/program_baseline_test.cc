@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ ProcessOutput iobench_in(const std::string& dir, std::vector<std::string> args) 
 
 /// A directory of its own (CI's checkout) holding the writer as ./writer and as ./other.
 std::string checkout(const ScratchDir& scratch, const std::string& name) {
-  const std::string dir = scratch.path() + "/" + name;
+  std::string dir = scratch.path() + "/" + name;
   std::filesystem::create_directory(dir);
   std::filesystem::create_symlink(WRITER_BIN, dir + "/writer");
   std::filesystem::create_symlink(WRITER_BIN, dir + "/other");
@@ -45,6 +46,25 @@ void expect_one_error_line(const ProcessOutput& r, const std::string& part) {
   EXPECT_TRUE(r.err.starts_with("iobench: error: ")) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_TRUE(contains(r.err, part)) << r.err;
+}
+
+// A file's count may be null ("not measured", docs/ci.md) as write_calls may: compared as not
+// measured on one side, never refused as missing.
+TEST(TraceBaseline, ANullFileCountIsNotMeasured) {
+  ScratchDir scratch;
+  const std::string a = checkout(scratch, "a");
+  const std::string base = scratch.path() + "/base.json";
+  ProcessOutput save = iobench_in(
+      a, {"trace", "--count-only", "--save-baseline", base, "--", "./writer", "out.txt", "10"});
+  ASSERT_EQ(save.status, 0) << save.err;
+  auto doc = nlohmann::json::parse(slurp(base));
+  doc["baseline"]["rows"][0]["file_calls"]["out.txt"] = nullptr;
+  std::ofstream(base) << doc.dump();
+  ProcessOutput r = iobench_in(
+      a, {"trace", "--count-only", "--baseline", base, "--", "./writer", "out.txt", "10"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "writer.file out.txt       —      10  not measured on one side\n"))
+      << r.err;
 }
 
 TEST(TraceBaseline, SavedThenARegressionExitsOneWithItsDiffRowAndJUnitFailure) {

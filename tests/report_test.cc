@@ -120,6 +120,20 @@ TEST(Expect, PassesAndFailsExactlyAtTheBoundary) {
   EXPECT_EQ(out[0].line, "FAIL buffered.write_calls <= 20 (not measured: not traced)");
 }
 
+// Past 2^53 a double has no room for every count: 2^53 + 1 would equal 2^53.
+TEST(Expect, CountsCompareAsIntegers) {
+  const std::vector<StrategyResult> rows = {row("buffered", (1ULL << 53) + 1, 2000000)};
+  const auto line = [&](const std::string& text) {
+    return check_expectations({parse_expectation(text)}, rows).at(0).line;
+  };
+  EXPECT_EQ(line("write_calls==9007199254740992"),
+            "FAIL buffered.write_calls == 9007199254740992 (measured 9007199254740993)");
+  EXPECT_EQ(line("write_calls>9007199254740992"),
+            "PASS buffered.write_calls > 9007199254740992 (measured 9007199254740993)");
+  EXPECT_EQ(line("write_calls<18446744073709551615"),
+            "PASS buffered.write_calls < 18446744073709551615 (measured 9007199254740993)");
+}
+
 TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
   RunRecord before = report({row("buffered", 17, 2000000)});
   Baseline b = parse_baseline(render_json(before), "mem");
@@ -177,7 +191,8 @@ TEST(Reporters, CsvParsesBackWithOneRowPerStrategy) {
     ++rows;
   }
   EXPECT_EQ(rows, 2);
-  EXPECT_NE(render_csv(rep, {}).find("buffered,ok,,100000,1088890,true,3,2000000,"), std::string::npos);
+  EXPECT_NE(render_csv(rep, {}).find("buffered,ok,,100000,1088890,true,3,2000000,"),
+            std::string::npos);
 }
 
 // With --dir A,B the rows of both runs are in one file: each says where it wrote.
@@ -201,7 +216,7 @@ TEST(Reporters, MarkdownIsATableWithOneRowPerStrategy) {
   int table_rows = 0;
   std::size_t pipes = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("|", 0) != 0) continue;
+    if (line.rfind('|', 0) != 0) continue;
     auto n = static_cast<std::size_t>(std::count(line.begin(), line.end(), '|'));
     if (pipes == 0) pipes = n;
     EXPECT_EQ(n, pipes) << line;

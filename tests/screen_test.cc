@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,16 +27,18 @@ namespace {
 /// iobench on a pty of `cols` columns: the child's stdin, stdout and stderr are the terminal.
 class PtyRun {
  public:
-  PtyRun(const std::vector<std::string>& args, unsigned short cols, unsigned short rows = 60) {
+  PtyRun(const std::vector<std::string>& args, unsigned short cols, unsigned short rows = 60,
+         const char* term = "xterm") {
     winsize ws{};
     ws.ws_row = rows;
     ws.ws_col = cols;
     pid_ = ::forkpty(&master_, nullptr, nullptr, &ws);
     if (pid_ == 0) {
       std::vector<char*> argv;
+      argv.reserve(args.size() + 1);
       for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
-      ::setenv("TERM", "xterm", 1);
+      ::setenv("TERM", term, 1);
       ::setenv("IOBENCH_TEST_STRATEGIES", "1", 1);
       ::unsetenv("COLUMNS");
       ::execv(argv[0], argv.data());
@@ -159,6 +162,26 @@ TEST(TableLayout, MinimalTableKeepsNameCallsMedianAndVs) {
       << table;
 }
 
+TEST(TableLayout, ALongCellLosesItsMiddleKeepingTheFileName) {
+  using iobench::elide_middle;
+  EXPECT_EQ(elide_middle("/a/b/file.txt", 13), "/a/b/file.txt");
+  EXPECT_EQ(elide_middle("/tmp/" + std::string(100, 'd') + "/out.txt", 30),
+            "/tmp/" + std::string(16, 'd') + "…/out.txt");
+  // A file name too long to keep whole: as much of each end.
+  EXPECT_EQ(elide_middle("/tmp/" + std::string(50, 'x'), 30),
+            "/tmp/" + std::string(10, 'x') + "…" + std::string(14, 'x'));
+  // Cells, not bytes: wide characters are cut whole.
+  EXPECT_EQ(elide_middle("\u6570\u636e\u6570\u636e\u6570\u636e", 9), "\u6570\u636e…\u6570\u636e");
+  const std::vector<iobench::GridColumn> cols = {{.title = "file", .right = false, .elide = true},
+                                                 {"calls", true}};
+  EXPECT_EQ(
+      iobench::render_grid(cols, {{"/tmp/" + std::string(100, 'd') + "/out.txt", "1"}}, false, 37),
+      "file                            calls\n"
+      "─────────────────────────────────────\n"
+      "/tmp/" +
+          std::string(16, 'd') + "…/out.txt      1\n");
+}
+
 // A syscall time far above the whole untraced run is a failed correction, not "nearly all":
 // "—" and the note, never "329%"; a share never reads above 100%.
 TEST(TableLayout, AnImpossibleSyscallShareIsADashNotANumber) {
@@ -201,6 +224,54 @@ TEST_P(ScreenWidth, NoLineWiderThanTheTerminalAndOneLinePerRow) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, ScreenWidth, ::testing::Values(60, 80, 100, 120, 200));
+
+// TERM=dumb can move no cursor: as ls and git do, iobench then writes what it writes to a pipe
+// (no progress line, no live table redrawn in place), not one escape sequence.
+TEST(Screen, ADumbTerminalGetsNoEscapeSequences) {
+  // Over a second: long enough for the progress line to show on any other terminal.
+  PtyRun run({IOBENCH_BIN, "--lines", "20000", "--strategy", "all", "--runs", "3", "--warmup", "0"},
+             100, 60, "dumb");
+  run.read_to_end();
+  ASSERT_EQ(run.wait(), 0) << run.screen();
+  EXPECT_EQ(run.screen().find('\x1b'), std::string::npos) << run.screen();
+  EXPECT_EQ(run.screen().find(" · run "), std::string::npos) << "a progress line";
+  const auto lines = lines_of(run.screen());
+  for (const iobench::Strategy* s : iobench::all_strategies()) {
+    EXPECT_EQ(
+        std::count_if(lines.begin(), lines.end(),
+                      [&](const auto& l) { return l.rfind(std::string(s->name) + " ", 0) == 0; }),
+        1)
+        << s->name << ": once, in the final table\n"
+        << run.screen();
+  }
+}
+
+// A path near PATH_MAX in `iobench trace`'s file table: on an 80-column terminal its row
+// keeps within 80 columns, the path's start and its file name either side of "…"; the JSON
+// document has it whole.
+TEST(Screen, ALongPathLosesItsMiddleInTheTraceTable) {
+  iobench::testing::ScratchDir dir;
+  std::string path = dir.path();
+  while (path.size() < 3900) {
+    path += "/" + std::string(150, 'd');
+    ASSERT_EQ(::mkdir(path.c_str(), 0755), 0) << path;
+  }
+  path += "/out.txt";
+  const std::string json = dir.path() + "/t.json";
+  // ptrace names a file by /proc/PID/fd, whole at any depth.
+  // One write to it, by the shell's echo; the path is $0, never parsed by the shell.
+  PtyRun run({IOBENCH_BIN, "trace", "--tracer", "ptrace", "--count-only", "--export-json", json,
+              "--", "/bin/sh", "-c", "echo x > \"$0\"", path},
+             80);
+  run.read_to_end();
+  ASSERT_EQ(run.wait(), 0) << run.screen();
+  const auto lines = lines_of(run.screen());
+  for (const std::string& line : lines) EXPECT_LE(iobench::display_width(line), 80u) << line;
+  // 80 columns less calls' and bytes' (and their gaps): 66 for the file, "…/out.txt" its end.
+  const std::string row = path.substr(0, 57) + "…/out.txt      1      —";
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), row), 1) << run.screen();
+  EXPECT_NE(iobench::testing::slurp(json).find("\"path\": \"" + path + "\""), std::string::npos);
+}
 
 TEST(Screen, FirstRowIsShownBeforeTheLastStrategyRuns) {
   // test-hang never returns: its row cannot exist until the timeout, so a buffered row on the

@@ -189,6 +189,28 @@ TEST(StageScreen, BriefFitsOneScreenWithTheHeadingAndTheUnbufferedRow) {
   EXPECT_FALSE(starts("time, CPU")) << "--brief has no provenance\n" << tmux.visible();
 }
 
+// A table wider than the terminal (--columns past its width) wraps on the screen: the live
+// table's erase must go up the rows it took, not its lines, or each redraw leaves its top
+// rows (the heading) behind. The final screen holds the heading and each row once.
+TEST(StageScreen, ATableWiderThanTheTerminalIsOnTheScreenOnce) {
+  if (!have_tmux()) GTEST_SKIP() << "tmux is not installed (tools/setup.sh installs it)";
+  Tmux tmux(60);
+  ASSERT_TRUE(tmux.run(std::string(IOBENCH_BIN) +
+                           " --lines 2000 --strategy buffered,unbuffered,unbuffered-pieces "
+                           "--runs 2 --warmup 0 --columns 120",
+                       std::chrono::seconds(240)));
+  const std::vector<std::string> screen = lines_of(tmux.capture());
+  const auto count = [&](const std::string& prefix) {
+    return std::count_if(screen.begin(), screen.end(),
+                         [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+  };
+  EXPECT_EQ(count("iobench 0"), 1) << tmux.capture();  // the heading: "iobench VERSION · ..."
+  EXPECT_EQ(count("options: "), 1) << tmux.capture();
+  EXPECT_EQ(count("strategy "), 1) << tmux.capture();
+  for (const char* row : {"buffered ", "unbuffered ", "unbuffered-pieces "})
+    EXPECT_EQ(count(row), 1) << row << "\n" << tmux.capture();
+}
+
 INSTANTIATE_TEST_SUITE_P(Terminals, StageScreen,
                          ::testing::Combine(::testing::Values(80, 120), ::testing::Bool()));
 

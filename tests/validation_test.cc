@@ -15,7 +15,6 @@ namespace iobench {
 namespace {
 
 using testing::ProcessOutput;
-using testing::run_process;
 using testing::ScratchDir;
 using testing::slurp;
 
@@ -136,6 +135,36 @@ TEST(BaselineFile, EveryMalformedValueIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(contains(big.err, "not a count")) << big.err;
 }
 
+// docs/ci.md: every count may be null, "not measured", as write_calls always could: a
+// syscall's null count is compared as not measured on one side, never as missing.
+TEST(BaselineFile, ANullSyscallCountIsNotMeasured) {
+  ScratchDir dir;
+  nlohmann::json doc = saved_baseline(dir);
+  doc["results"][1]["syscalls"]["writev"]["calls"] = nullptr;
+  const ProcessOutput r = compare_with(dir, doc);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(row_of(r.out, "writev.writev"), "writev.writev — 1 not measured on one side") << r.out;
+}
+
+// JSON parsers keep the last of two equal keys, so a file could say two counts for one row:
+// refused, naming the key, before anything runs.
+TEST(BaselineFile, AKeyTwiceInOneObjectIsRefused) {
+  ScratchDir dir;
+  std::string text = saved_baseline(dir).dump();
+  const std::string from = "\"write_calls\":1}";  // buffered's: its row's last key
+  ASSERT_NE(text.find(from), std::string::npos) << text;
+  text.insert(text.find(from), "\"write_calls\":5,");
+  const std::string path = dir.path() + "/twice.json";
+  std::ofstream(path) << text;
+  const ProcessOutput r = iobench({"--lines", "100", "--strategy", "buffered,writev", "--runs", "1",
+                                   "--baseline", path, "--dir", dir.path()});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(r.err, "iobench: error: --baseline " + path +
+                       ": results[0].write_calls appears twice (a key may appear once in an "
+                       "object)\n");
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // Another N or other strategies cannot be compared, and that is known from the options:
 // refused before the first run, not after the whole benchmark.
 TEST(BaselineFile, NotComparableIsRefusedBeforeAnythingRuns) {
@@ -192,6 +221,30 @@ TEST(SmallContracts, ExpectValuesAreFiniteAndPrintedInFull) {
   EXPECT_EQ(big.status, 0) << big.out << big.err;
   EXPECT_TRUE(contains(big.out, "PASS buffered.bytes < 10000000000000000 (measured 70)"))
       << big.out;
+}
+
+// A count bound is read exactly up to 2^64-1 (a double would echo ...616), and a value past
+// what a number can hold says so rather than "not a number".
+TEST(SmallContracts, ExpectCountsAreExactAndTooLargeIsOutOfRange) {
+  ScratchDir dir;
+  const auto expect = [&](const std::string& text) {
+    return iobench({"--lines", "10", "--strategy", "buffered", "--runs", "1", "--expect", text,
+                    "--dir", dir.path()});
+  };
+  const ProcessOutput max = expect("buffered.write_calls<=18446744073709551615");
+  EXPECT_EQ(max.status, 0) << max.out << max.err;
+  EXPECT_TRUE(contains(max.out, "PASS buffered.write_calls <= 18446744073709551615 (measured 1)"))
+      << max.out;
+  const ProcessOutput huge = expect("write_calls<1e400");
+  EXPECT_EQ(huge.status, 2) << huge.out << huge.err;
+  EXPECT_EQ(huge.err,
+            "iobench: error: --expect 'write_calls<1e400': '1e400' is out of range (past what a "
+            "double holds)\n");
+  const ProcessOutput past = expect("write_calls<=18446744073709551616");
+  EXPECT_EQ(past.status, 2) << past.out << past.err;
+  EXPECT_EQ(past.err,
+            "iobench: error: --expect 'write_calls<=18446744073709551616': '18446744073709551616' "
+            "is out of range (a count is at most 18446744073709551615)\n");
 }
 
 // One value twice would be one row, with a knee message about nothing.

@@ -65,6 +65,13 @@ void drop_file_capabilities() noexcept {
   (void)::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
 
+bool holds_capability(int capability) noexcept {
+  CapData data{};
+  if (capability < 0 || capability > CAP_LAST_CAP || !get_caps(data)) return false;
+  return (data[static_cast<std::size_t>(capability / 32)].permitted & (1u << (capability % 32))) !=
+         0;
+}
+
 RaisedCapabilities::RaisedCapabilities() noexcept {
   if (!holds_file_capabilities()) return;
   CapData data{};

@@ -15,6 +15,9 @@ void lower_capabilities() noexcept;
 /// can trace it and read its /proc. No-op (no syscall) for root or without any.
 void drop_file_capabilities() noexcept;
 
+/// Whether `capability` (CAP_PERFMON, ...) is permitted: root's, or the binary's own.
+bool holds_capability(int capability) noexcept;
+
 /// Effective = permitted for its lifetime (a backend's load, attach and reads).
 class RaisedCapabilities {
  public:

@@ -85,35 +85,33 @@ std::optional<Decimal> read_decimal(std::string_view text) {
 // Wide enough for 10^28 × 2^30; __extension__: GCC and Clang have it, ISO C++ does not.
 __extension__ typedef unsigned __int128 Wide;
 
-enum class Exact { kOk, kNotWhole, kTooBig };
-
 /// digits.fraction × 10^exponent × multiplier as a whole 64-bit number, exactly.
-Exact exact_value(const Decimal& d, std::uint64_t multiplier, std::uint64_t& out) {
+Whole exact_value(const Decimal& d, std::uint64_t multiplier, std::uint64_t& out) {
   std::string_view fraction = d.fraction;
   while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
   std::string digits(d.digits);
   digits += fraction;
   const std::size_t first = digits.find_first_not_of('0');
-  if (first == std::string::npos) return out = 0, Exact::kOk;
+  if (first == std::string::npos) return out = 0, Whole::kOk;
   digits.erase(0, first);
   long power = d.exponent - static_cast<long>(fraction.size());
   // 10^20 > 2^64: more integer digits than that cannot fit, whatever the multiplier.
   const long integer_digits = static_cast<long>(digits.size()) + power;
-  if (integer_digits > 20) return Exact::kTooBig;
-  if (integer_digits <= -12) return Exact::kNotWhole;  // below 2^30 × 10^-12: under one
+  if (integer_digits > 20) return Whole::kTooBig;
+  if (integer_digits <= -12) return Whole::kNotWhole;  // below 2^30 × 10^-12: under one
   // Beyond 28 significant digits the rest is a fraction no multiplier (at most 2^30) clears.
-  if (digits.size() > 28) return Exact::kNotWhole;
+  if (digits.size() > 28) return Whole::kNotWhole;
   Wide v = 0;
   for (char c : digits) v = v * 10 + static_cast<unsigned>(c - '0');
   v *= multiplier;                     // < 10^28 × 2^30 < 2^124
   for (; power > 0; --power) v *= 10;  // at most 20 integer digits: below 10^20 × 2^30
   for (; power < 0; ++power) {
-    if (v % 10 != 0) return Exact::kNotWhole;
+    if (v % 10 != 0) return Whole::kNotWhole;
     v /= 10;
   }
-  if (v > UINT64_MAX) return Exact::kTooBig;
+  if (v > UINT64_MAX) return Whole::kTooBig;
   out = static_cast<std::uint64_t>(v);
-  return Exact::kOk;
+  return Whole::kOk;
 }
 
 // Appended, not "'" + std::string(...): GCC 12 warns -Wrestrict on that (a false positive).
@@ -139,12 +137,12 @@ WholeValue read_whole(std::string_view text, Dimension dimension) {
                     : not_one};
   WholeValue out;
   switch (exact_value(*d, unit ? static_cast<std::uint64_t>(unit->scale) : 1, out.value)) {
-    case Exact::kOk:
+    case Whole::kOk:
       break;
-    case Exact::kTooBig:
+    case Whole::kTooBig:
       out.error = quoted(text) + " does not fit in 64 bits";
       break;
-    case Exact::kNotWhole:
+    case Whole::kNotWhole:
       out.error = size ? quoted(text) + " is not a whole number of bytes" : not_one;
       break;
   }
@@ -178,8 +176,20 @@ std::string unit_list(Dimension dimension) {
 std::optional<NumberWord> split_number(std::string_view text) noexcept {
   double number = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (ec != std::errc() || ptr == text.data()) return std::nullopt;
-  return NumberWord{number, text.substr(static_cast<std::size_t>(ptr - text.data()))};
+  // Out of range, from_chars still says where the number ends: "1e400" is a number too big.
+  if ((ec != std::errc() && ec != std::errc::result_out_of_range) || ptr == text.data())
+    return std::nullopt;
+  const auto length = static_cast<std::size_t>(ptr - text.data());
+  return NumberWord{.number = ec == std::errc() ? number : 0,
+                    .digits = text.substr(0, length),
+                    .rest = text.substr(length),
+                    .out_of_range = ec == std::errc::result_out_of_range};
+}
+
+Whole exact_whole(std::string_view digits, std::uint64_t multiplier, std::uint64_t& out) {
+  const std::optional<Decimal> d = read_decimal(digits);
+  if (!d || d->length != digits.size()) return Whole::kNotWhole;
+  return exact_value(*d, multiplier, out);
 }
 
 WholeValue read_count(std::string_view text) { return read_whole(text, Dimension::kCount); }
@@ -187,7 +197,7 @@ WholeValue read_size(std::string_view text) { return read_whole(text, Dimension:
 
 std::optional<double> read_duration_ns(std::string_view text) noexcept {
   const std::optional<NumberWord> n = split_number(text);
-  if (!n || !std::isfinite(n->number)) return std::nullopt;
+  if (!n || n->out_of_range || !std::isfinite(n->number)) return std::nullopt;
   if (n->rest.empty()) return n->number * 1e9;  // a bare number is seconds, as timeout(1) reads it
   const UnitWord* unit = find_unit(n->rest);
   if (unit == nullptr || unit->dimension != Dimension::kDuration) return std::nullopt;

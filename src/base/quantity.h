@@ -33,10 +33,17 @@ std::string unit_list(Dimension dimension);
 /// A number and what follows it: "2.5ms" is {2.5, "ms"}, "1e6" is {1e6, ""}.
 struct NumberWord {
   double number = 0;
+  std::string_view digits;  // the number as written: "2.5", "1e6"
   std::string_view rest;
+  bool out_of_range = false;  // past what a double holds ("1e400"): `number` is then 0
 };
 /// Null when `text` does not start with a decimal number (a minus sign at most; no hex).
 std::optional<NumberWord> split_number(std::string_view text) noexcept;
+
+enum class Whole { kOk, kNotWhole, kTooBig };
+/// `digits` (split_number's, no sign) times `multiplier` as a whole 64-bit number, exactly:
+/// kNotWhole for a fraction or a sign, kTooBig past 2^64-1 (1.5e20, 2^64).
+Whole exact_whole(std::string_view digits, std::uint64_t multiplier, std::uint64_t& out);
 
 /// A whole count or size read exactly (1.5K is 1536; 1e-3 is no whole number), or why not:
 /// `error` reads after the flag, e.g. "'abc' is not a whole number".

@@ -107,6 +107,10 @@ struct PtraceDetails {
   // Programs that exec'd without the setuid/setgid/file capabilities their file grants:
   // the kernel ignores them under a tracer that is not root (no_new_privs, ptrace).
   std::vector<std::string> lost_privileges;
+  // ptrace requests of the command's programs that the kernel refused (EPERM) because their
+  // process was traced already, by iobench (a process has one tracer): {program, request},
+  // e.g. {"/usr/bin/gdb", "PTRACE_TRACEME"}, once each.
+  std::vector<std::pair<std::string, std::string>> refused_ptrace;
   // Calibrations of the tracer's cost this run made, before or after it (tracer.cc).
   std::uint32_t calibrations = 0;
   // It timed no call and had no calibration yet: none was made, and nothing was subtracted.

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
 
 #include "base/error.h"
 #include "strategies/knobs.h"
@@ -91,9 +93,9 @@ BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
   if (syscalls.is_object()) {
     for (const auto& [sys, st] : syscalls.items()) {
       const std::string where = fmt::format("{}.syscalls.{}.calls", name, sys);
-      const std::optional<std::uint64_t> calls = count_of(member(st, "calls"), where, bad);
-      if (!calls) throw bad(where + " is missing");
-      row.syscall_calls[sys] = *calls;
+      // null is "not measured", as for write_calls; a syscall without `calls` says nothing.
+      if (!st.is_object() || !st.contains("calls")) throw bad(where + " is missing");
+      row.syscall_calls[sys] = count_of(member(st, "calls"), where, bad);
     }
   }
   return row;
@@ -103,19 +105,14 @@ BaselineRow row_of(const json& r, const std::string& name, const Bad& bad) {
 
 namespace {
 
-/// The per-file counts a saved row holds: {path: count}, or null (not split by file).
-std::optional<std::map<std::string, std::uint64_t>> file_calls_of(const json& files,
-                                                                  const std::string& where,
-                                                                  const Bad& bad) {
+/// The per-file counts a saved row holds: {path: count or null}, or null (not split by file).
+std::optional<std::map<std::string, std::optional<std::uint64_t>>> file_calls_of(
+    const json& files, const std::string& where, const Bad& bad) {
   if (files.is_null()) return std::nullopt;
   if (!files.is_object()) throw bad(where + " is not an object");
-  std::map<std::string, std::uint64_t> out;
-  for (const auto& [path, n] : files.items()) {
-    const std::string at = fmt::format("{}.{}", where, path);
-    const std::optional<std::uint64_t> calls = count_of(n, at, bad);
-    if (!calls) throw bad(at + " is missing");
-    out[path] = *calls;
-  }
+  std::map<std::string, std::optional<std::uint64_t>> out;
+  for (const auto& [path, n] : files.items())
+    out[path] = count_of(n, fmt::format("{}.{}", where, path), bad);
   return out;
 }
 
@@ -181,6 +178,69 @@ BaselineKind kind_of(const json& doc, const std::string& schema, const Bad& bad)
   return BaselineKind::kRun;
 }
 
+/// Where the parser is while it reads a document, for naming the first key that appears twice
+/// in one object (nlohmann keeps the last one silently, so a file could say two things).
+struct KeyPath {
+  struct Frame {
+    bool object = true;
+    std::set<std::string> keys;  // an object's keys so far
+    std::string key;             // an object's member being read
+    std::size_t index = 0;       // an array's element being read
+  };
+  std::vector<Frame> frames;
+  std::string duplicate;  // "results[0].write_calls", or "" while none
+
+  /// The path of the member `key` of the innermost object: results[0].syscalls.write.
+  std::string path_to(const std::string& key) const {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i)
+      out += frames[i].object ? (out.empty() ? "" : ".") + frames[i].key
+                              : fmt::format("[{}]", frames[i].index);
+    return out.empty() ? key : out + "." + key;
+  }
+  void next_element() {
+    if (!frames.empty() && !frames.back().object) ++frames.back().index;
+  }
+  bool on(json::parse_event_t event, const json& parsed) {
+    using Event = json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        frames.push_back({.object = event == Event::object_start, .keys = {}, .key = {}});
+        break;
+      case Event::object_end:
+      case Event::array_end:
+        if (!frames.empty()) frames.pop_back();
+        next_element();
+        break;
+      case Event::key:
+        if (frames.empty()) break;
+        frames.back().key = parsed.get<std::string>();
+        if (!frames.back().keys.insert(frames.back().key).second && duplicate.empty())
+          duplicate = path_to(frames.back().key);
+        break;
+      case Event::value:
+        next_element();
+        break;
+    }
+    return true;  // keep everything: the document is judged whole afterwards
+  }
+};
+
+/// The document, refused when it is not JSON or a key appears twice in one object.
+json parse_document(const std::string& text, const Bad& bad) {
+  KeyPath where;
+  json doc = json::parse(
+      text,
+      [&where](int, json::parse_event_t event, json& parsed) { return where.on(event, parsed); },
+      /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw bad("not valid JSON");
+  if (!where.duplicate.empty())
+    throw bad(
+        fmt::format("{} appears twice (a key may appear once in an object)", where.duplicate));
+  return doc;
+}
+
 }  // namespace
 
 const char* command_name(BaselineKind kind) noexcept {
@@ -211,8 +271,7 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   const Bad bad = [&](const std::string& why) {
     return Error(fmt::format("--baseline {}: {}", origin, why));
   };
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) throw bad("not valid JSON");
+  const json doc = parse_document(text, bad);
   const json& schema = member(doc, "schema");
   if (!schema.is_string() ||
       (schema.get<std::string>() != "iobench/1" && schema.get<std::string>() != "iobench-trace/1"))

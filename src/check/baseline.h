@@ -29,9 +29,11 @@ struct BaselineRow {
   std::string status;                        // ok, unsupported, failed, timeout
   std::optional<std::uint64_t> write_calls;  // null in the file: not traced
   std::optional<double> time_median_ns;      // null in the file: not measured
-  std::map<std::string, std::uint64_t> syscall_calls;
-  // trace and compare: write_calls per file (path relative to where it ran); a run's none.
-  std::optional<std::map<std::string, std::uint64_t>> file_calls;
+  /// Each syscall's calls, or nullopt where the file holds null: not measured, as write_calls.
+  std::map<std::string, std::optional<std::uint64_t>> syscall_calls;
+  // trace and compare: write_calls per file (path relative to where it ran), each nullopt
+  // where the file holds null; a run's none.
+  std::optional<std::map<std::string, std::optional<std::uint64_t>>> file_calls;
 };
 
 struct Baseline {
@@ -54,10 +56,11 @@ inline constexpr std::uint64_t kBaselineMaxBytes = std::uint64_t{8} << 20;
 /// during the read throws Interrupted. Defined in baseline_file.cc.
 Baseline load_baseline(const std::string& path);
 /// Parses the text of a baseline document (what load_baseline reads); fuzzed on its own.
-/// Refuses a count that is not a whole number from 0 to 2^64-1 (-0 and an integral 1.0 are
-/// counts), a median that is not a positive finite time, a status iobench does not write,
-/// or a strategy twice. A trace or compare baseline (its `baseline` member) holds a name and
-/// the per-file counts for each row.
+/// Refuses a count that is neither null (not measured) nor a whole number from 0 to 2^64-1
+/// (-0 and an integral 1.0 are counts), a median that is not a positive finite time, a status
+/// iobench does not write, a strategy twice, or a key twice in one object (named by its path).
+/// A trace or compare baseline (its `baseline` member) holds a name and the per-file counts
+/// for each row.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
 
 /// One compared value of one row ("buffered" "write_calls"), before and after.
@@ -68,7 +71,7 @@ struct BaselineDiff {
   // {}: default initializers, so GCC 12 does not warn where a designated initializer omits them.
   std::string status_before{}, status_after{};                 // kStatus: "ok", "failed", ...
   std::optional<std::uint64_t> count_before{}, count_after{};  // kCount: nullopt, not measured
-  double time_before_ns = 0, time_after_ns = 0;            // kTime: the medians
+  double time_before_ns = 0, time_after_ns = 0;                // kTime: the medians
   bool regression = false;
 };
 

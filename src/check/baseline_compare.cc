@@ -41,7 +41,8 @@ std::string first_count(const Baseline& b) {
   for (const auto& name : b.order) {
     const BaselineRow& row = b.rows.at(name);
     if (row.write_calls) return name + ".write_calls";
-    if (!row.syscall_calls.empty()) return name + ".syscalls." + row.syscall_calls.begin()->first;
+    for (const auto& [sys, n] : row.syscall_calls)
+      if (n) return fmt::format("{}.syscalls.{}", name, sys);
   }
   return "";
 }
@@ -117,14 +118,15 @@ BaselineDiff count_diff(const std::string& strategy, const std::string& metric,
 }
 
 /// Every file whose count changed, one appeared or one is gone: "file out.txt".
-void file_diffs(const std::string& row, const std::map<std::string, std::uint64_t>& was,
+void file_diffs(const std::string& row,
+                const std::map<std::string, std::optional<std::uint64_t>>& was,
                 const std::map<std::string, std::uint64_t>& is, std::uint64_t slack,
                 std::vector<BaselineDiff>& diffs) {
   std::map<std::string, std::uint64_t> paths = is;
   for (const auto& [path, n] : was) paths.try_emplace(path, 0);
   for (const auto& [path, n] : paths) {
     const auto it = was.find(path);
-    const std::uint64_t before = it == was.end() ? 0 : it->second;
+    const std::optional<std::uint64_t> before = it == was.end() ? 0 : it->second;
     if (before != n) diffs.push_back(count_diff(row, "file " + path, before, n, slack));
   }
 }
@@ -163,7 +165,7 @@ void row_diffs(const BaselineRow& b, const ComparedRow& row, std::uint64_t slack
     for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
     for (const auto& [name, n] : calls) {
       const auto it = b.syscall_calls.find(name);
-      const std::uint64_t was = it == b.syscall_calls.end() ? 0 : it->second;
+      const std::optional<std::uint64_t> was = it == b.syscall_calls.end() ? 0 : it->second;
       if (was == n) continue;  // unchanged syscalls would only repeat write_calls
       diffs.push_back(count_diff(row.name, name, was, n, slack));
     }

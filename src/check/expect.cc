@@ -43,16 +43,34 @@ std::string format_value(double v) {
   return fmt::format("{}", v);
 }
 
+/// What was measured: a time, or a count kept exactly (a double rounds past 2^53).
+struct Measured {
+  double value = 0;
+  std::optional<std::uint64_t> count;
+};
+
+Measured counted(std::uint64_t n) { return {static_cast<double>(n), n}; }
+Measured timed(double ns) { return {ns, std::nullopt}; }
+
+/// A whole bound and a count compare as integers; anything else as doubles.
+bool passes(const Expectation& e, const Measured& m) {
+  return e.count && m.count ? compare(*m.count, e.op, *e.count) : compare(m.value, e.op, e.value);
+}
+
+std::string text_of(const Measured& m) {
+  return m.count ? fmt::format("{}", *m.count) : format_value(m.value);
+}
+
 ExpectationOutcome verdict(const Expectation& e, const std::string& subject,
-                           std::optional<double> measured, const std::string& why_missing = "") {
+                           std::optional<Measured> measured, const std::string& why_missing = "") {
   ExpectationOutcome out;
   out.subject = subject;
-  out.measured = measured;
-  out.passed = measured && compare(*measured, e.op, e.value);
-  std::string rhs = format_value(e.value);
+  if (measured) out.measured = measured->value;
+  out.passed = measured && passes(e, *measured);
+  const std::string rhs = e.count ? fmt::format("{}", *e.count) : format_value(e.value);
   out.expected = fmt::format("{} {}", to_string(e.op), rhs);
   out.check = subject + " " + out.expected;
-  out.measured_text = measured ? fmt::format("measured {}", format_value(*measured))
+  out.measured_text = measured ? fmt::format("measured {}", text_of(*measured))
                                : fmt::format("not measured: {}", why_missing);
   out.line = fmt::format("{} {} ({})", out.passed ? "PASS" : "FAIL", out.check, out.measured_text);
   return out;
@@ -69,10 +87,10 @@ bool traced_count(const std::string& metric) {
   return metric != "time_ns" && metric != "cpu_ns" && metric != "page_faults";
 }
 
-std::optional<double> syscall_calls(const std::map<std::string, SyscallStats>& syscalls,
-                                    const std::string& name) {
+Measured syscall_calls(const std::map<std::string, SyscallStats>& syscalls,
+                       const std::string& name) {
   auto it = syscalls.find(name);
-  return it == syscalls.end() ? 0.0 : static_cast<double>(it->second.calls);
+  return counted(it == syscalls.end() ? 0 : it->second.calls);
 }
 
 }  // namespace
@@ -119,7 +137,10 @@ const char* to_string(CompareOp op) noexcept {
   return "?";
 }
 
-bool compare(double m, CompareOp op, double v) noexcept {
+namespace {
+
+template <typename T>
+bool compare_values(T m, CompareOp op, T v) noexcept {
   switch (op) {
     case CompareOp::kEq:
       return m == v;
@@ -135,6 +156,16 @@ bool compare(double m, CompareOp op, double v) noexcept {
       return m >= v;
   }
   return false;
+}
+
+}  // namespace
+
+bool compare(double measured, CompareOp op, double value) noexcept {
+  return compare_values(measured, op, value);
+}
+
+bool compare(std::uint64_t measured, CompareOp op, std::uint64_t value) noexcept {
+  return compare_values(measured, op, value);
 }
 
 namespace {
@@ -202,17 +233,38 @@ double unit_scale(const std::string& unit, const Expectation& e) {
   return found->scale;
 }
 
-/// The value after the operator, a number and an optional unit: sets e.value.
+/// A whole value of a count or of bytes, exactly (e.count); one past 2^64-1 is out of range,
+/// since no count can reach it. A fraction or a negative bound stays a double.
+void parse_whole(const NumberWord& number, const std::string& rhs, double scale, Expectation& e) {
+  if (e.kind == MetricKind::kTime) return;
+  std::uint64_t whole = 0;
+  switch (exact_whole(number.digits, static_cast<std::uint64_t>(scale), whole)) {
+    case Whole::kOk:
+      e.count = whole;
+      break;
+    case Whole::kTooBig:
+      throw expect_error(
+          e.text, fmt::format("'{}' is out of range (a count is at most {})", rhs, UINT64_MAX));
+    case Whole::kNotWhole:
+      break;
+  }
+}
+
+/// The value after the operator, a number and an optional unit: sets e.value (and e.count).
 void parse_value(const std::string& rhs, Expectation& e) {
   if (rhs.empty()) throw expect_error(e.text, "no value after the comparison");
   if (rhs.find_first_of("<>=!") != std::string::npos)
     throw expect_error(e.text, fmt::format("'{}' after the comparison is not a value", rhs));
   const std::optional<NumberWord> number = split_number(rhs);
   if (!number) throw expect_error(e.text, fmt::format("'{}' is not a number", rhs));
-  e.value = number->number * unit_scale(trim(std::string(number->rest)), e);
+  if (number->out_of_range)
+    throw expect_error(e.text, fmt::format("'{}' is out of range (past what a double holds)", rhs));
+  const double scale = unit_scale(trim(std::string(number->rest)), e);
+  e.value = number->number * scale;
   // nan compares false with everything and inf (also 1e308s, scaled) passes or fails alike.
   if (!std::isfinite(e.value))
     throw expect_error(e.text, fmt::format("'{}' is not a finite value", rhs));
+  parse_whole(*number, rhs, scale, e);
 }
 
 }  // namespace
@@ -246,16 +298,16 @@ std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation
           !incomplete(*r.trace).empty()) {
         out.push_back(verdict(e, subject, std::nullopt, incomplete(*r.trace)));
       } else if (e.metric == "write_calls") {
-        out.push_back(r.write_calls ? verdict(e, subject, static_cast<double>(*r.write_calls))
+        out.push_back(r.write_calls ? verdict(e, subject, counted(*r.write_calls))
                                     : verdict(e, subject, std::nullopt, "not traced"));
       } else if (e.metric == "bytes") {
-        out.push_back(verdict(e, subject, static_cast<double>(r.bytes)));
+        out.push_back(verdict(e, subject, counted(r.bytes)));
       } else if (e.metric == "time_ns") {
-        out.push_back(verdict(e, subject, r.time_ns.median));
+        out.push_back(verdict(e, subject, timed(r.time_ns.median)));
       } else if (e.metric == "cpu_ns") {
-        out.push_back(verdict(e, subject, r.cpu_ns.median));
+        out.push_back(verdict(e, subject, timed(r.cpu_ns.median)));
       } else if (e.metric == "page_faults") {
-        out.push_back(verdict(e, subject, static_cast<double>(r.minor_faults + r.major_faults)));
+        out.push_back(verdict(e, subject, counted(r.minor_faults + r.major_faults)));
       } else if (traced) {
         out.push_back(verdict(e, subject, syscall_calls(r.trace->syscalls, e.metric)));
       } else {
@@ -283,17 +335,17 @@ std::vector<ExpectationOutcome> check_expectations(const std::vector<Expectation
     if (traced_count(e.metric) && !incomplete(t).empty()) {
       out.push_back(verdict(e, subject, std::nullopt, incomplete(t)));
     } else if (e.metric == "write_calls") {
-      out.push_back(verdict(e, subject, static_cast<double>(count_writes(t).calls)));
+      out.push_back(verdict(e, subject, counted(count_writes(t).calls)));
     } else if (e.metric == "bytes") {
-      double bytes = 0;
+      std::uint64_t bytes = 0;
       for (const auto& [name, st] : t.syscalls)
-        if (is_write_family(name)) bytes += static_cast<double>(st.bytes);
+        if (is_write_family(name)) bytes += st.bytes;
       if (!measures(t).returns)  // count mode: no call's return seen
         out.push_back(verdict(e, subject, std::nullopt, "count mode sees no byte counts"));
       else
-        out.push_back(verdict(e, subject, bytes));
+        out.push_back(verdict(e, subject, counted(bytes)));
     } else if (e.metric == "time_ns") {
-      out.push_back(verdict(e, subject, static_cast<double>(t.wall_ns)));
+      out.push_back(verdict(e, subject, timed(static_cast<double>(t.wall_ns))));
     } else {
       out.push_back(verdict(e, subject, syscall_calls(t.syscalls, e.metric)));
     }

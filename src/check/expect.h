@@ -3,6 +3,7 @@
 // `time_ns<2ms`, `bytes>=64KiB`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ bool is_syscall_name(const std::string& name);
 void require_traced(const Expectation& e, bool trace_all);
 
 bool compare(double measured, CompareOp op, double value) noexcept;
+/// Counts exactly: every value from 0 to 2^64-1 is its own.
+bool compare(std::uint64_t measured, CompareOp op, std::uint64_t value) noexcept;
 const char* to_string(CompareOp op) noexcept;
 
 }  // namespace iobench

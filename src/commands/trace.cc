@@ -3,6 +3,7 @@
 #include "commands/trace.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "report/junit.h"
 #include "report/presentation.h"
 #include "report/reporter.h"
+#include "report/terminal.h"
 #include "report/verdicts.h"
 #include "tracer/counting_backend.h"
 
@@ -60,6 +62,9 @@ int run_trace(const TraceCommandOptions& o) {
       fmt::print(stderr, "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
     for (const auto& program : details->lost_privileges)
       fmt::print(stderr, "iobench: warning: {}\n", escape_text(lost_privileges_warning(program)));
+    for (const auto& [program, request] : details->refused_ptrace)
+      fmt::print(stderr, "iobench: warning: {}\n",
+                 escape_text(refused_ptrace_warning(program, request)));
   }
   for (const std::string& lost : rep.trace.lost)
     fmt::print(stderr, "iobench: warning: counts incomplete: {}\n", lost);
@@ -73,7 +78,9 @@ int run_trace(const TraceCommandOptions& o) {
   // ran has no table: its error line says all there is.
   const bool json = o.format == OutputFormat::kJson;
   if (json || ran) {
-    const std::string text = render(o.format, rep);
+    // The table fits stderr's terminal (a long path loses its middle); a file gets it whole.
+    const std::size_t columns = o.output.empty() && !json ? table_columns(0, STDERR_FILENO) : 0;
+    const std::string text = render(o.format, rep, {.columns = columns});
     if (!o.output.empty())
       write_output(o.output, text, "--output: ");
     else if (json)

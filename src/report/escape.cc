@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
+#include "report/code_points.h"
+
 namespace iobench {
 
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
@@ -45,12 +49,13 @@ namespace {
 
 /// Whether a well-formed sequence of `n` bytes (0: an invalid byte) is shown as it is:
 /// printable ASCII but the backslash, or a code point past the C1 controls (U+0080..U+009F,
-/// where U+009B is a CSI to some terminals).
+/// where U+009B is a CSI to some terminals) that is no format character (a bidi override
+/// would show the rest of the row reversed, a zero-width space would hide in a name).
 bool shown_as_is(std::string_view seq, std::size_t n) {
   const auto b0 = static_cast<unsigned char>(seq[0]);
   if (n == 1) return b0 >= 0x20 && b0 != 0x7F && b0 != '\\';
-  if (n == 2 && b0 == 0xC2) return static_cast<unsigned char>(seq[1]) >= 0xA0;
-  return n > 1;
+  if (n == 2 && b0 == 0xC2 && static_cast<unsigned char>(seq[1]) < 0xA0) return false;
+  return n > 1 && !is_format_character(decode_utf8(seq));
 }
 
 /// strace's short names for the controls that have one, and the backslash; else null.
@@ -82,6 +87,10 @@ std::string escape_text(std::string_view s) {
       out += seq;
     } else if (const char* name = n == 1 ? named_escape(seq[0]) : nullptr) {
       out += name;
+    } else if (const char32_t cp = n > 1 ? decode_utf8(seq) : 0; is_format_character(cp)) {
+      // A format character by its code point, as C and Python write one: \u202e, \U000e0001.
+      out += cp <= 0xFFFF ? fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp))
+                          : fmt::format("\\U{:08x}", static_cast<std::uint32_t>(cp));
     } else {
       // A control, DEL, a C1 control or a byte that is not valid UTF-8: each byte by value.
       for (const char c : seq) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));

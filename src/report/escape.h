@@ -17,8 +17,11 @@ bool is_utf8(std::string_view s);
 /// `s` made safe for a terminal, a text table, CSV or Markdown, as strace escapes strings:
 /// valid UTF-8 (é, µ) is kept; a backslash is `\\`; newline, tab and carriage return are
 /// `\n`, `\t`, `\r`; every other control (C0, DEL, the C1 code points U+0080..U+009F) and
-/// every byte that is not part of valid UTF-8 is `\xHH`, one per byte. Nothing the result
-/// holds can move a cursor or break a line, and it is reversible (each escape names bytes).
+/// every byte that is not part of valid UTF-8 is `\xHH`, one per byte; a format character
+/// (code_points.h: a bidi control, a zero-width space, the BOM) or a line or paragraph
+/// separator is `\uHHHH` (`\UHHHHHHHH` past U+FFFF). Nothing the result holds can move a
+/// cursor, break a line, reorder or hide text, and it is reversible (each escape names bytes
+/// or the code point whose UTF-8 bytes it stands for).
 std::string escape_text(std::string_view s);
 
 /// `s` with each byte that is not part of valid UTF-8 replaced by U+FFFD (the replacement

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 
+#include "report/code_points.h"
 #include "report/escape.h"
 
 namespace iobench {
@@ -15,14 +17,23 @@ std::string paint(const std::string& text, const char* sgr, bool color) {
 
 std::size_t display_width(const std::string& s) {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = 0; i < s.size();) {
     if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
-      // An SGR sequence takes no room: skip to its final letter.
+      // An SGR sequence takes no room: skip past its final letter.
       i += 2;
       while (i < s.size() && !std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+      ++i;
       continue;
     }
-    if ((s[i] & 0xC0) != 0x80) ++n;
+    const std::size_t len = utf8_sequence_length(s, i);
+    if (len == 0) {
+      // Not UTF-8 (cells are escaped first; this is text of our own): a lead byte, one cell.
+      if ((s[i] & 0xC0) != 0x80) ++n;
+      ++i;
+      continue;
+    }
+    n += cell_width(decode_utf8(std::string_view(s).substr(i, len)));
+    i += len;
   }
   return n;
 }
@@ -46,12 +57,14 @@ GridColumn bar_column(std::size_t width, int drop) {
 namespace {
 
 constexpr std::size_t kNarrowestBar = 3;
+constexpr std::size_t kNarrowestElided = 16;  // a path's start and a short file name
 
 /// Which columns a grid shows and how wide each is.
 struct Layout {
   std::vector<bool> shown;
   std::vector<std::size_t> bar_width;  // per column; 0 for text columns
   std::vector<std::size_t> width;
+  std::vector<std::size_t> cap;  // an eliding column's most, its longer cells elided
 };
 
 /// A cell's text escaped (a file name or a -n name with ESC or a newline must neither drive
@@ -61,12 +74,17 @@ std::string cell_text(const GridCell& cell, std::size_t bar_width) {
   return bar(cell.fraction, bar_width);
 }
 
+std::size_t title_width(const GridColumn& col) {
+  return std::max(display_width(col.title), display_width(col.over));
+}
+
 void measure(Layout& l, const std::vector<GridColumn>& cols,
              const std::vector<std::vector<GridCell>>& rows) {
   for (std::size_t c = 0; c < cols.size(); ++c) {
-    l.width[c] = std::max(display_width(cols[c].title), display_width(cols[c].over));
+    l.width[c] = title_width(cols[c]);
     for (const auto& row : rows)
       l.width[c] = std::max(l.width[c], display_width(cell_text(row[c], l.bar_width[c])));
+    l.width[c] = std::min(l.width[c], std::max(l.cap[c], title_width(cols[c])));
   }
 }
 
@@ -101,11 +119,31 @@ bool shrink(Layout& l, const std::vector<GridColumn>& cols) {
   return true;
 }
 
+/// Caps the eliding columns by what the grid is wider than `max_width`, none of them below
+/// kNarrowestElided: a path gives way before any figure does.
+void elide_to_fit(Layout& l, const std::vector<GridColumn>& cols, std::size_t max_width) {
+  std::size_t total = total_width(l, cols);
+  for (std::size_t c = 0; c < cols.size() && total > max_width; ++c) {
+    const std::size_t floor = std::max(kNarrowestElided, title_width(cols[c]));
+    if (!cols[c].elide || l.width[c] <= floor) continue;
+    const std::size_t give = std::min(total - max_width, l.width[c] - floor);
+    l.cap[c] = l.width[c] - give;
+    total -= give;
+  }
+}
+
 Layout lay_out(const std::vector<GridColumn>& cols, const std::vector<std::vector<GridCell>>& rows,
                std::size_t max_width) {
-  Layout l{std::vector<bool>(cols.size(), true), {}, std::vector<std::size_t>(cols.size())};
+  Layout l{std::vector<bool>(cols.size(), true),
+           {},
+           std::vector<std::size_t>(cols.size()),
+           std::vector<std::size_t>(cols.size(), SIZE_MAX)};
   for (const auto& c : cols) l.bar_width.push_back(c.bar_width);
   measure(l, cols, rows);
+  if (max_width > 0) {
+    elide_to_fit(l, cols, max_width);
+    measure(l, cols, rows);
+  }
   while (max_width > 0 && total_width(l, cols) > max_width && shrink(l, cols))
     measure(l, cols, rows);
   return l;
@@ -122,7 +160,8 @@ std::string render_grid(const std::vector<GridColumn>& cols,
     bool first = true;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (!l.shown[c]) continue;
-      const std::string text = cell_text(cells[c], l.bar_width[c]);
+      std::string text = cell_text(cells[c], l.bar_width[c]);
+      if (cols[c].elide) text = elide_middle(text, l.width[c]);
       std::string pad(l.width[c] - display_width(text), ' ');
       if (!first) out += std::string(cols[c].gap, ' ');
       first = false;
@@ -222,6 +261,20 @@ bool fits(const std::string& text, std::size_t width) {
   return true;
 }
 
+std::size_t screen_rows(const std::string& text, std::size_t columns) {
+  std::size_t rows = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t width = display_width(text.substr(start, end - start));
+    // A line exactly as wide as the terminal still takes one row: the newline ends it.
+    rows += columns == 0 || width <= columns ? 1 : (width + columns - 1) / columns;
+    start = end + 1;
+  }
+  return rows;
+}
+
 std::string reflow(const std::string& text, std::size_t width) {
   // Text that fits keeps its hand-made breaks: a wide terminal shows today's layout.
   if (width == 0 || fits(text, width)) return text;
@@ -248,6 +301,35 @@ std::string first_line(const std::string& text, std::size_t width) {
   std::string line = flowed.substr(0, flowed.find('\n'));
   if (line.size() + 1 >= flowed.size()) return line;  // nothing after its first line
   return (width > 0 ? cut_to_width(line, width - 1) : line) + "…";
+}
+
+namespace {
+
+/// The end of `text` in at most `width` columns, whole code points from its end.
+std::string tail_to_width(const std::string& text, std::size_t width) {
+  std::size_t start = text.size();
+  while (start > 0) {
+    std::size_t before = start - 1;
+    while (before > 0 && (static_cast<unsigned char>(text[before]) & 0xC0) == 0x80) --before;
+    if (display_width(text.substr(before)) > width) break;
+    start = before;
+  }
+  return text.substr(start);
+}
+
+}  // namespace
+
+std::string elide_middle(const std::string& text, std::size_t width) {
+  if (display_width(text) <= width) return text;
+  if (width == 0) return {};
+  const std::size_t room = width - 1;  // "…" takes one
+  // The file name whole (from its slash) when at least a third of the room is left for the
+  // start that says where it is; otherwise as much of each end.
+  const std::size_t slash = text.rfind('/');
+  const std::size_t name =
+      slash == std::string::npos ? SIZE_MAX : display_width(text.substr(slash));
+  const std::size_t end = name <= room - room / 3 ? name : room / 2;
+  return cut_to_width(text, room - end) + "…" + tail_to_width(text, end);
 }
 
 std::string cut_to_width(std::string line, std::size_t width) {

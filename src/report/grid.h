@@ -27,8 +27,8 @@ inline constexpr const char* kReset = "\x1b[0m";
 /// Text wrapped in a style (and a reset) when colour is on; the text alone otherwise.
 std::string paint(const std::string& text, const char* sgr, bool color);
 
-/// Display width of UTF-8 text: code points, not bytes (µ, ×, — and ▉ are one column each);
-/// escape sequences take none.
+/// Display width of UTF-8 text in terminal cells: µ, ×, — and ▉ one each, a CJK character
+/// or a fullwidth form two, a combining mark none (code_points.h); escape sequences none.
 std::size_t display_width(const std::string& s);
 
 /// A horizontal bar of `width` columns filled to `fraction` (0..1) in eighths of a column
@@ -49,6 +49,9 @@ struct GridColumn {
   std::size_t bar_width = 0;  // >0: a bar column of this many columns (cells carry a fraction)
   /// Drawn on the terminal only (a bar, a glyph): Markdown leaves the column out.
   bool terminal_only = false;
+  /// When the grid must fit a width, this column narrows first, its longer cells losing
+  /// their middle to "…" (elide_middle: a path keeps its start and its file name).
+  bool elide = false;
 };
 
 /// A column of bars, drawn at layout time so that they can narrow to fit.
@@ -69,8 +72,9 @@ struct GridCell {
 };
 
 /// Header lines, a rule, and one line per row; trailing blanks trimmed. Styles are applied
-/// after padding, so escape codes never disturb the alignment. With `max_width` > 0, bars
-/// narrow (to 3 columns) and then columns are dropped by their rank until every line fits.
+/// after padding, so escape codes never disturb the alignment. With `max_width` > 0, eliding
+/// columns narrow (to 16 columns or their title), then bars (to 3 columns), then columns are
+/// dropped by their rank until every line fits.
 std::string render_grid(const std::vector<GridColumn>& cols,
                         const std::vector<std::vector<GridCell>>& rows, bool color = false,
                         std::size_t max_width = 0);
@@ -120,12 +124,17 @@ std::string render_columns(const std::vector<Column<Row>>& cols, const std::vect
 std::string wrap_lines(const std::string& text, std::size_t width);
 /// Whether every line of `text` is at most `width` columns wide.
 bool fits(const std::string& text, std::size_t width);
+/// The rows `text` takes on a terminal `columns` wide: a line wider than that wraps onto more.
+std::size_t screen_rows(const std::string& text, std::size_t columns);
 /// Like wrap_lines, but a line that starts with two spaces first rejoins the line before it
 /// (hand-wrapped notes become one paragraph), so the text reflows to any width; text that
 /// already fits is returned as it is.
 std::string reflow(const std::string& text, std::size_t width);
 /// `line` cut to at most `width` columns, whole code points dropped from its end.
 std::string cut_to_width(std::string line, std::size_t width);
+/// `text` in at most `width` columns, as file managers show a long path: its start, "…" and
+/// its end, the end being its last path component whole when that leaves room for a start.
+std::string elide_middle(const std::string& text, std::size_t width);
 /// The first line `text` reflows to at `width` (0: its first line as written), ending in "…"
 /// when anything was cut: a note on a screen too short for every note.
 std::string first_line(const std::string& text, std::size_t width);

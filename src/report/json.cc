@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
+#include "report/code_points.h"
 #include "report/escape.h"
 #include "report/json_result.h"
 #include "report/reporter.h"
@@ -152,23 +154,32 @@ void make_utf8(json& j) {
   for (auto& [key, value] : raw.items()) j[key] = std::move(value);
 }
 
-/// nlohmann escapes the C0 controls but writes DEL and the C1 controls (U+0080..U+009F; a
-/// terminal may take U+009B for a CSI) as they are: as \u escapes, the same JSON, so a
-/// document printed on a terminal cannot drive it. Outside strings JSON has no such bytes.
-std::string escape_c1(const std::string& text) {
+/// nlohmann escapes the C0 controls but writes DEL, the C1 controls (U+0080..U+009F; a
+/// terminal may take U+009B for a CSI) and the format characters (a bidi override, a
+/// zero-width space: code_points.h) as they are: as \u escapes, the same JSON, so a
+/// document printed on a terminal can neither drive it nor show a name reordered or hidden.
+/// Outside strings JSON has no such bytes.
+std::string escape_invisible(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if (b == 0x7F) {
-      out += "\\u007f";
-    } else if (b == 0xC2 && next >= 0x80 && next <= 0x9F) {
-      out += fmt::format("\\u{:04x}", next);
-      ++i;
-    } else {
-      out += text[i];
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) {  // dump() wrote none (make_utf8 and its replace handler): kept if it did
+      out += text[i++];
+      continue;
     }
+    const char32_t cp = decode_utf8(std::string_view(text).substr(i, n));
+    if (cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || is_format_character(cp)) {
+      if (cp <= 0xFFFF) {
+        out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp));
+      } else {  // past the BMP, JSON's \u is a UTF-16 surrogate pair
+        const std::uint32_t v = cp - 0x10000;
+        out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF));
+      }
+    } else {
+      out.append(text, i, n);
+    }
+    i += n;
   }
   return out;
 }
@@ -178,7 +189,7 @@ std::string escape_c1(const std::string& text) {
 std::string dump_json(json doc) {
   make_utf8(doc);
   // The keys are iobench's own; `replace` only keeps a stray one from throwing.
-  return escape_c1(doc.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
+  return escape_invisible(doc.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
 }
 
 json runs_json(std::optional<int> runs) { return runs ? json(*runs) : json("auto"); }

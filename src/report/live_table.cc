@@ -3,21 +3,22 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <algorithm>
-
+#include "report/grid.h"
 #include "report/terminal.h"
 
 namespace iobench {
 
 LiveTable::LiveTable(OutputFormat format, Progress& progress)
-    : enabled_(format == OutputFormat::kTable && is_terminal(STDOUT_FILENO)), progress_(progress) {}
+    : enabled_(format == OutputFormat::kTable && moves_cursor(STDOUT_FILENO)),
+      progress_(progress) {}
 
 void LiveTable::update(const RunRecord& rep, const Presentation& pres) {
   if (!enabled_) return;
   Presentation live = pres;
   live.live = true;
   const std::string table = render_table(rep, live);
-  const auto lines = static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n'));
+  // Rows, not lines: a table wider than the terminal wraps (Progress erases by rows too).
+  const std::size_t lines = screen_rows(table, terminal_width(STDOUT_FILENO));
   // A table taller than the screen scrolls out of reach of the cursor and could not be
   // erased: stop drawing live (the final table still comes).
   const std::size_t rows = terminal_rows(STDOUT_FILENO);

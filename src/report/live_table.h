@@ -13,8 +13,8 @@ namespace iobench {
 
 class LiveTable {
  public:
-  /// Draws only for the table format on a terminal stdout; otherwise every call does nothing,
-  /// so piped output is exactly the final table.
+  /// Draws only for the table format on a terminal stdout that moves its cursor (not
+  /// TERM=dumb); otherwise every call does nothing, so piped output is exactly the final table.
   LiveTable(OutputFormat format, Progress& progress);
 
   /// Replaces what the last update drew with the table of `rep`'s rows so far.

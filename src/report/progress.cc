@@ -47,7 +47,7 @@ std::atomic<Progress*> g_live{nullptr};
 
 }  // namespace
 
-Progress::Progress() : Progress(is_terminal(STDERR_FILENO)) {}
+Progress::Progress() : Progress(moves_cursor(STDERR_FILENO)) {}
 
 Progress::Progress(bool enabled)
     : enabled_(enabled),
@@ -101,10 +101,12 @@ std::string Progress::erase_locked(bool for_stderr) {
   // A line on stderr lands among our lines only when stderr is this terminal too.
   if (for_stderr && !stderr_on_screen_) return "";
   if (enabled_ && shown_ && !stop_) put("\r\x1b[K");
-  // Up to the block's first line, then clear to the end of the screen. This relies on no
-  // line of it having wrapped, which the width-fitted table guarantees. That first line is
-  // cleared alone and the rest from the line below: tmux keeps a screen cleared from its
-  // top-left corner in its history (scroll-on-clear), one stale copy of the block per redraw.
+  // Up to the block's first row, then clear to the end of the screen: block_lines_ counts
+  // the rows its lines took, a wrapped one (a table wider than the terminal: --columns past
+  // its width, or narrower than the smallest table) as many as it wrapped onto. That first
+  // row is cleared alone and the rest from the row below: tmux keeps a screen cleared from
+  // its top-left corner in its history (scroll-on-clear), one stale copy of the block per
+  // redraw.
   return block_lines_ == 0 ? "" : fmt::format("\x1b[{}A\r\x1b[2K\x1b[B\x1b[J\x1b[A", block_lines_);
 }
 
@@ -143,7 +145,7 @@ void Progress::show_block(const std::string& block) {
   std::lock_guard lock(mutex_);
   write_stdout(erase_locked(false) + block);
   block_ = block;
-  block_lines_ = static_cast<std::size_t>(std::count(block.begin(), block.end(), '\n'));
+  block_lines_ = screen_rows(block, terminal_width(STDOUT_FILENO));
   if (enabled_ && shown_ && !stop_) draw_locked();
 }
 

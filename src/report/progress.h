@@ -19,7 +19,8 @@ namespace iobench {
 
 class Progress {
  public:
-  /// Shows progress when stderr is a terminal; otherwise every call does nothing.
+  /// Shows progress when stderr is a terminal that moves its cursor (not TERM=dumb);
+  /// otherwise every call does nothing.
   Progress();
   /// `enabled` decides explicitly (tests; the caller's own terminal check).
   explicit Progress(bool enabled);
@@ -61,10 +62,10 @@ class Progress {
   std::condition_variable wake_;
   bool stop_ = false;
   bool shown_ = false;
-  std::string what_;  // "buffered · run 3 of 7 (timed)"
-  bool stderr_on_screen_;     // stderr is a terminal: its lines land among ours
-  std::string block_;         // the block on stdout (the live table), drawn above the line
-  std::size_t block_lines_ = 0;
+  std::string what_;             // "buffered · run 3 of 7 (timed)"
+  bool stderr_on_screen_;        // stderr is a terminal: its lines land among ours
+  std::string block_;            // the block on stdout (the live table), drawn above the line
+  std::size_t block_lines_ = 0;  // the rows it takes on the screen, its wrapped lines' too
   std::thread ticker_;
 };
 

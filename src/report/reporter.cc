@@ -20,7 +20,7 @@ const std::vector<FormatInfo>& output_formats() {
        .alias = nullptr,
        // JSON is the record whole: how a table would present it is no part of it.
        .bench = [](const RunRecord& r, const Presentation&) { return render_json(r); },
-       .trace = render_trace_json},
+       .trace = [](const TraceRecord& r, const Presentation&) { return render_trace_json(r); }},
       {.format = OutputFormat::kCsv, .name = "csv", .alias = nullptr, .bench = render_csv},
       {.format = OutputFormat::kMarkdown,
        .name = "markdown",
@@ -59,9 +59,10 @@ std::string render(OutputFormat format, const RunRecord& record, const Presentat
   return info(format).bench(record, presentation);
 }
 
-std::string render(OutputFormat format, const TraceRecord& report) {
+std::string render(OutputFormat format, const TraceRecord& report,
+                   const Presentation& presentation) {
   const FormatInfo& f = info(format);
-  return f.trace ? f.trace(report) : render_trace_table(report);
+  return f.trace ? f.trace(report, presentation) : render_trace_table(report, presentation);
 }
 
 std::string run_count_text(const RunRecord& rep, const std::string& noun) {

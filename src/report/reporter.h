@@ -33,7 +33,8 @@ std::string render_table(const RunRecord& record, const Presentation& presentati
 std::string render_json(const RunRecord& report);
 std::string render_csv(const RunRecord& record, const Presentation& presentation);
 std::string render_markdown(const RunRecord& record, const Presentation& presentation);
-std::string render_trace_table(const TraceRecord& report);
+/// `presentation.columns` > 0: a long file name loses its middle so that every row fits.
+std::string render_trace_table(const TraceRecord& report, const Presentation& presentation = {});
 std::string render_trace_json(const TraceRecord& report);
 /// A file's calls that return a byte count, summed (trace_table.cc): whether its bytes are
 /// known (calls > 0, !returns_unknown) and whether they are an estimate.
@@ -47,7 +48,8 @@ struct FormatInfo {
   const char* name;   // --format NAME
   const char* alias;  // another name it answers to, or nullptr
   std::string (*bench)(const RunRecord&, const Presentation&);  // a run's, compare's rows
-  std::string (*trace)(const TraceRecord&) = nullptr;  // `iobench trace`'s, if it renders it
+  // `iobench trace`'s, if it renders it.
+  std::string (*trace)(const TraceRecord&, const Presentation&) = nullptr;
 };
 /// Every format, in the order --format's help and errors name them.
 const std::vector<FormatInfo>& output_formats();
@@ -59,7 +61,8 @@ std::string format_names(bool trace);
 
 std::string render(OutputFormat format, const RunRecord& record, const Presentation& presentation);
 /// A format trace does not render gives its table (the CLI refuses such a format first).
-std::string render(OutputFormat format, const TraceRecord& report);
+std::string render(OutputFormat format, const TraceRecord& report,
+                   const Presentation& presentation = {});
 
 /// "5 untraced runs", "1 run": `noun` counted as --runs asked. With --runs auto, the
 /// fewest and most samples a row got ("5–37 untraced runs"), or "5 or more" before any row.

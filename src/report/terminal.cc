@@ -10,6 +10,17 @@ namespace iobench {
 
 bool is_terminal(int fd) noexcept { return ::isatty(fd) == 1; }
 
+namespace {
+
+bool dumb_terminal() noexcept {
+  const char* term = std::getenv("TERM");
+  return term && std::strcmp(term, "dumb") == 0;
+}
+
+}  // namespace
+
+bool moves_cursor(int fd) noexcept { return is_terminal(fd) && !dumb_terminal(); }
+
 bool use_color(ColorMode mode, int fd) noexcept {
   switch (mode) {
     case ColorMode::kAlways:
@@ -21,8 +32,7 @@ bool use_color(ColorMode mode, int fd) noexcept {
   }
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;
-  const char* term = std::getenv("TERM");
-  if (term && std::strcmp(term, "dumb") == 0) return false;
+  if (dumb_terminal()) return false;
   return is_terminal(fd);
 }
 

@@ -10,6 +10,10 @@ namespace iobench {
 /// Whether fd is a terminal (not a pipe, a file or /dev/null).
 bool is_terminal(int fd) noexcept;
 
+/// Whether fd is a terminal that takes cursor movement (the progress line, the live table):
+/// not one whose TERM is "dumb", which ls, git and less treat as a pipe for that.
+bool moves_cursor(int fd) noexcept;
+
 /// Whether to write escape codes to fd: `always` always does, `never` never does, and `auto`
 /// only on a terminal, and not when NO_COLOR is set to anything non-empty (no-color.org) or
 /// TERM is "dumb". An explicit --color always wins over NO_COLOR, as no-color.org allows.

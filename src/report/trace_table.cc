@@ -83,7 +83,8 @@ std::vector<Column<SyscallRow>> syscall_columns(bool timed) {
   return cols;
 }
 
-std::string syscall_table(const std::map<std::string, SyscallStats>& syscalls, bool timed) {
+std::string syscall_table(const std::map<std::string, SyscallStats>& syscalls, bool timed,
+                          std::size_t columns) {
   std::vector<SyscallRow> rows;
   SyscallRow total{"total", {}, false, true};
   total.stats.returns_unknown = true;
@@ -104,29 +105,31 @@ std::string syscall_table(const std::map<std::string, SyscallStats>& syscalls, b
     return timed ? a.stats.time_ns > b.stats.time_ns : a.stats.calls > b.stats.calls;
   });
   rows.push_back(total);
-  return render_columns(syscall_columns(timed), rows);
+  return render_columns(syscall_columns(timed), rows, false, columns);
 }
 
-std::string file_table(const std::vector<FileStats>& files, bool timed) {
+/// A path of any length (up to PATH_MAX) keeps every row within `columns`: it loses its
+/// middle, never a figure. JSON has the path whole.
+std::string file_table(const std::vector<FileStats>& files, bool timed, std::size_t columns) {
   const std::vector<Column<FileStats>> cols = {
-      {{"file", false}, [](const FileStats& f) { return f.path; }},
+      {{.title = "file", .right = false, .elide = true}, [](const FileStats& f) { return f.path; }},
       {{"calls", true}, [](const FileStats& f) { return format_count(f.calls()); }},
       {{"bytes", true}, [timed](const FileStats& f) {
          const SyscallStats moved = data_moved(f);
          return bytes_text(moved.bytes, moved, moved.calls > 0, timed);
        }}};
-  return render_columns(cols, files);
+  return render_columns(cols, files, false, columns);
 }
 
 /// One process's tables, under its name and pid as ps shows them ("gzip (pid 6133)"; a
 /// backend that names none: "process 6133"): its syscalls, then its files.
-std::string process_tables(const ProcessStats& p, bool timed) {
+std::string process_tables(const ProcessStats& p, bool timed, std::size_t columns) {
   std::string out = p.name.empty() ? fmt::format("\nprocess {}\n", p.pid)
                                    : fmt::format("\n{} (pid {})\n", escape_text(p.name), p.pid);
-  out += syscall_table(p.syscalls, timed);
+  out += syscall_table(p.syscalls, timed, columns);
   if (!p.files.empty()) {
     out += '\n';  // appended apart: GCC 12 warns -Wrestrict on "\n" + a string
-    out += file_table(p.files, timed);
+    out += file_table(p.files, timed, columns);
   }
   return out;
 }
@@ -180,22 +183,23 @@ SyscallStats data_moved(const FileStats& file) {
   return moved;
 }
 
-std::string render_trace_table(const TraceRecord& rep) {
+std::string render_trace_table(const TraceRecord& rep, const Presentation& pres) {
   const TraceResult& t = rep.trace;
   if (!t.available) return fmt::format("not traced: {}\n", t.unavailable_reason);
   // A backend times calls where it sees their returns: one flag serves both.
   const bool timed = measures(t).times;
-  std::string out = syscall_table(t.syscalls, timed);
+  std::string out = syscall_table(t.syscalls, timed, pres.columns);
   if (!t.files.empty()) {
     out += "\n";
-    out += file_table(t.files, timed);
+    out += file_table(t.files, timed, pres.columns);
   }
   if (rep.per_process) {
-    for (const auto& p : t.processes) out += process_tables(p, timed);
+    for (const auto& p : t.processes) out += process_tables(p, timed, pres.columns);
   }
-  out += trace_footer(t);
-  if (t.cross_check) out += cross_check_line(*t.cross_check);
-  return out;
+  // Hand-wrapped for 90 columns: on a narrower terminal it reflows at word boundaries.
+  std::string footer = trace_footer(t);
+  if (t.cross_check) footer += cross_check_line(*t.cross_check);
+  return out + reflow(footer, pres.columns);
 }
 
 }  // namespace iobench

@@ -269,9 +269,12 @@ void Runner::warn_once(const TraceResult& t, const StrategyResult& r) {
         "slower traced runs)");
     impl_->warned_no_seccomp = true;
   }
-  if (t.ptrace)
+  if (t.ptrace) {
     for (const auto& program : t.ptrace->lost_privileges)  // a command's setuid programs
       warn(fmt::format("{}: {}", r.strategy, lost_privileges_warning(program)));
+    for (const auto& [program, request] : t.ptrace->refused_ptrace)  // a command's debugger
+      warn(fmt::format("{}: {}", r.strategy, refused_ptrace_warning(program, request)));
+  }
   for (const std::string& lost : t.lost)
     warn(fmt::format("{}: counts incomplete: {}", r.strategy, lost));
 }

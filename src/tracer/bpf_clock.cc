@@ -136,6 +136,9 @@ std::string path_of(const clock_file_name& n, const clock_name_key& key) {
     append(path, i);
   }
   if (path.empty()) path.push_back('/');
+  // Deeper than CLOCK_NAME_DEPTH or a name past CLOCK_NAME_LEN: what the walk kept is not
+  // the file's path, and must not read as one (nor match another file's).
+  if (n.truncated != 0) path.insert(0, "…");
   // As d_path: a pseudo file's name is always " (deleted)" (simple_dname), another's once
   // it is unlinked.
   if (n.pseudo != 0 || key.deleted != 0) path += " (deleted)";

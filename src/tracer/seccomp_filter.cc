@@ -81,6 +81,8 @@ void add_decoded_abis(scmp_filter_ctx ctx) {
 /// with EPERM, for root too (PR_SET_DUMPABLE would stop only callers without
 /// CAP_SYS_PTRACE). PTRACE_TRACEME names no pid and is let through. The kernel reads the pid
 /// as a 32-bit pid_t: the bits above are masked off, so they cannot smuggle the pid past us.
+/// PTRACE_TRACEME, PTRACE_ATTACH and PTRACE_SEIZE also stop: the kernel refuses them for a
+/// process iobench traces already, and the tracer says so (session_signals.cc).
 void add_ptrace_guard_rule(scmp_filter_ctx ctx, pid_t tracer) {
   const int ptrace_nr = ::seccomp_syscall_resolve_name("ptrace");
   if (ptrace_nr < 0) return;
@@ -90,12 +92,13 @@ void add_ptrace_guard_rule(scmp_filter_ctx ctx, pid_t tracer) {
                                    static_cast<scmp_datum_t>(static_cast<std::uint32_t>(tracer)))),
         "seccomp_rule_add");
   // An attach to one of iobench's other threads (created after the filter) stops, so that
-  // the tracer can refuse it too (session_signals.cc). Under --trace-all every call stops
-  // already (and libseccomp refuses a rule that repeats the default).
+  // the tracer can refuse it too (session_signals.cc), and so does PTRACE_TRACEME, which the
+  // kernel refuses a process traced already. Under --trace-all every call stops already
+  // (and libseccomp refuses a rule that repeats the default).
   std::uint32_t default_action = 0;
   check(::seccomp_attr_get(ctx, SCMP_FLTATR_ACT_DEFAULT, &default_action), "seccomp_attr_get");
   if (default_action == SCMP_ACT_TRACE(0)) return;
-  for (const long request : {PTRACE_ATTACH, PTRACE_SEIZE}) {
+  for (const long request : {PTRACE_ATTACH, PTRACE_SEIZE, PTRACE_TRACEME}) {
     check(::seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), ptrace_nr, 1,
                              SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(request))),
           "seccomp_rule_add");

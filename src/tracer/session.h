@@ -124,6 +124,11 @@ class TraceSession {
   }
   /// Programs exec'd without the setuid/setgid/file capabilities their file grants.
   const std::vector<std::string>& lost_privileges() const noexcept { return lost_privileges_; }
+  /// {program, request} of each ptrace the kernel refused a tracee's process for being traced
+  /// already (PtraceDetails::refused_ptrace).
+  const std::vector<std::pair<std::string, std::string>>& refused_ptrace() const noexcept {
+    return refused_ptrace_;
+  }
 
  private:
   /// A timed call's exit-stop figures, held while its probe runs.
@@ -202,6 +207,7 @@ class TraceSession {
   void pass_on_interrupt();
   void interrupt_main_process() noexcept;
   bool refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_syscall_info& info);
+  void note_refused_ptrace(pid_t tid, const char* request);
   void finish_refusal(pid_t tid, Thread& t);
   void reap_orphaned_zombies() noexcept;
 
@@ -226,6 +232,7 @@ class TraceSession {
   std::int64_t main_exit_ns_ = 0;
   std::int64_t main_cpu_ns_ = 0;
   std::vector<std::string> lost_privileges_;
+  std::vector<std::pair<std::string, std::string>> refused_ptrace_;
   std::vector<FileId> streams_ = standard_streams();  // the main child inherits them at fork
   std::set<FileId> writing_rings_;  // rings seen submitting a write to a file, any process's
   std::string key_;                 // file_of()'s answer when it is not a cached one

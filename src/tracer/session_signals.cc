@@ -2,7 +2,8 @@
 // still write (and be counted); iobench reports once the command is gone. A terminal sends
 // SIGINT to the whole foreground process group, so the command may already have its own
 // (a signal-delivery stop, injected like any other): it must then not get a second one.
-// And where the seccomp filter cannot refuse a tracee's ptrace of iobench, the tracer does.
+// And where the seccomp filter cannot refuse a tracee's ptrace of iobench, the tracer does;
+// a ptrace the kernel refuses a process for being ours already is noted for a warning.
 #include <linux/audit.h>
 #include <signal.h>
 #include <sys/ptrace.h>
@@ -71,9 +72,16 @@ bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_sysc
   if (!native && info.arch != AUDIT_ARCH_I386) return false;
   if (static_cast<long>(info.entry.nr) != (native ? SYS_ptrace : kI386Ptrace)) return false;
   const std::uint64_t request = native ? args[0] : static_cast<std::uint32_t>(args[0]);
-  if (request == PTRACE_TRACEME) return false;
+  // Already traced by us, its process cannot be traced again: the kernel answers EPERM, and
+  // the run says why (a debugger under iobench fails as under strace).
+  if (request == PTRACE_TRACEME) {
+    note_refused_ptrace(tid, "PTRACE_TRACEME");
+    return false;
+  }
   const auto target = static_cast<pid_t>(static_cast<std::uint32_t>(args[1]));
   const bool attach = request == PTRACE_ATTACH || request == PTRACE_SEIZE;
+  if (attach && threads_.count(target) != 0)
+    note_refused_ptrace(tid, request == PTRACE_ATTACH ? "PTRACE_ATTACH" : "PTRACE_SEIZE");
   if (target != ::getpid() && !(attach && read_task_ids(target).tgid == ::getpid())) return false;
   user_regs_struct regs{};
   if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) {
@@ -94,6 +102,15 @@ bool TraceSession::refuse_ptrace_of_us(pid_t tid, Thread& t, const __ptrace_sysc
   (void)tid, (void)t, (void)info;
   return false;
 #endif
+}
+
+void TraceSession::note_refused_ptrace(pid_t tid, const char* request) {
+  // The program by its file, as the warning for lost privileges names it; else its name.
+  std::string program = read_exe(tid);
+  if (program.empty()) program = read_comm(tid);
+  for (const auto& [seen, what] : refused_ptrace_)
+    if (seen == program && what == request) return;
+  refused_ptrace_.emplace_back(std::move(program), request);
 }
 
 void TraceSession::finish_refusal(pid_t tid, Thread& t) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +55,13 @@ std::string read_comm(pid_t tid) {
   std::string name(buf);
   if (!name.empty() && name.back() == '\n') name.pop_back();  // the kernel's, not the name's
   return name;
+}
+
+std::string read_exe(pid_t tid) {
+  char path[PATH_MAX];
+  const std::string link = "/proc/" + std::to_string(tid) + "/exe";
+  const ssize_t n = ::readlink(link.c_str(), path, sizeof(path));
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
 }
 
 bool catches_signal(pid_t tid, int sig) noexcept {

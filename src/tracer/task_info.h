@@ -21,6 +21,9 @@ TaskIds read_task_ids(pid_t tid) noexcept;
 /// kernel set at its last exec, or a later prctl); empty when the task is gone.
 std::string read_comm(pid_t tid);
 
+/// The file of the program the task runs (/proc/TID/exe); empty when it cannot be read.
+std::string read_exe(pid_t tid);
+
 /// True when the task's process has a handler for `sig` (/proc/TID/status, SigCgt); false
 /// when it has none or cannot be read.
 bool catches_signal(pid_t tid, int sig) noexcept;

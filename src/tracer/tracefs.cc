@@ -1,6 +1,8 @@
 #include "tracer/tracefs.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
@@ -9,6 +11,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+
+#include "base/capabilities.h"
+#include "base/unique_fd.h"
 
 namespace iobench::tracing {
 
@@ -30,6 +35,18 @@ bool tracefs_mounted() {
   return false;
 }
 
+/// Whether a mounted tracefs refuses this user its syscall tracepoints (rather than having
+/// none): opening sys_enter_write's id fails with EACCES.
+bool tracepoints_refused() {
+  for (const char* root : kTracefsRoots) {
+    if (!is_tracefs(root)) continue;
+    const std::string id = std::string(root) + "/events/syscalls/sys_enter_write/id";
+    const UniqueFd fd(::open(id.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd && (errno == EACCES || errno == EPERM)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 long tracefs_event_id(const std::string& root, const std::string& event) {
@@ -47,8 +64,14 @@ std::string tracefs_root() {
 
 std::string no_tracefs_reason() {
   if (!tracefs_mounted()) return fmt::format("tracefs is not mounted; as root: {}", kMountTracefs);
-  if (::geteuid() != 0) return "syscall tracepoints unreadable (needs root)";
-  return "no syscall tracepoints (a kernel without CONFIG_FTRACE_SYSCALLS)";
+  if (!tracepoints_refused())
+    return "no syscall tracepoints (a kernel without CONFIG_FTRACE_SYSCALLS)";
+  // CAP_PERFMON opens the counters but reads no file: tracefs's permissions decide the ids.
+  if (holds_capability(CAP_PERFMON))
+    return "syscall tracepoints unreadable: CAP_PERFMON is held, but tracefs lets this user "
+           "read none of their ids (as root, tracefs's gid= and mode= mount options can)";
+  return "syscall tracepoints unreadable (needs root, or CAP_PERFMON and a tracefs this user may "
+         "read)";
 }
 
 std::string mount_tracefs_if_missing() {

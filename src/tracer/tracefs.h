@@ -17,7 +17,8 @@ long tracefs_event_id(const std::string& root, const std::string& event);
 std::string tracefs_root();
 
 /// Why tracefs_root() is empty, in one line: not mounted (naming kMountTracefs), unreadable
-/// (not root), or a kernel without syscall tracepoints.
+/// (what is missing: root, or CAP_PERFMON and read access to tracefs, which the capability
+/// does not give), or a kernel without syscall tracepoints.
 std::string no_tracefs_reason();
 
 /// As root, mounts tracefs at /sys/kernel/tracing when no root is readable (perf's

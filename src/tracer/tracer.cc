@@ -273,6 +273,7 @@ void Tracer::Impl::collect(TraceSession& session, std::int64_t start, Traced& tr
   PtraceDetails& details = *result.ptrace;
   details.seccomp = session.seccomp();
   details.lost_privileges = session.lost_privileges();
+  details.refused_ptrace = session.refused_ptrace();
   result.wall_ns = session.main_exit_ns() - start;
   details.cpu_ns = session.main_cpu_ns();
   if (session.main_status()) set_ending(result, *session.main_status());
@@ -298,6 +299,14 @@ void Tracer::Impl::run_untraced(ChildGuard& guard, pid_t pid, int parent_end,
   result.wall_ns = end.main_exit_ns - start;
   result.timed_out = end.timed_out;
   set_ending(result, WaitStatus(end.status));
+}
+
+std::string refused_ptrace_warning(const std::string& program, const std::string& request) {
+  const bool traceme = request == "PTRACE_TRACEME";
+  return program + ": " + request + (traceme ? "" : " of a process of the command") +
+         " refused (EPERM): " + (traceme ? "it is" : "that process is") +
+         " traced by iobench already, and a process has one tracer, as under strace (a "
+         "debugger works untraced, or under --tracer bpf)";
 }
 
 std::string lost_privileges_warning(const std::string& program) {

@@ -134,6 +134,8 @@ class Tracer final : public CountingBackend {
 
 /// The warning (without "iobench: warning: ") for a program in TraceResult::lost_privileges.
 std::string lost_privileges_warning(const std::string& program);
+/// The warning (without "iobench: warning: ") for one of PtraceDetails::refused_ptrace.
+std::string refused_ptrace_warning(const std::string& program, const std::string& request);
 
 /// The write family: the syscalls iobench counts as writes to a file.
 bool is_write_family(std::string_view syscall_name) noexcept;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pty.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -277,6 +278,25 @@ TEST_F(BpfFiles, EachProcessLeavesItsCommForItsRow) {
   ASSERT_EQ(r.processes.size(), 2u);  // the parent and its forked child, each writing
   for (const tracing::BpfProcessStats& p : r.processes)
     EXPECT_EQ(r.comms.at(p.tgid), "tracer_program_"s.append("fork_writer").substr(0, 15));
+}
+
+// The kernel clock names a file by its 16 deepest components of up to 127 bytes each: a
+// deeper path, or a longer name, is not the file's path and must not read as one. It is
+// marked "…" at its start; ptrace, which reads /proc/PID/fd, has it whole.
+TEST_F(BpfFiles, APathTooDeepToNameWholeIsMarkedCut) {
+  std::string deep = dir.path();
+  for (int i = 0; i < 20; ++i) {
+    deep += "/d";
+    ASSERT_EQ(::mkdir(deep.c_str(), 0755), 0) << deep;
+  }
+  const std::string out = deep + "/out";
+  const Both b = run_both(exec_of({PROGRAM_WRITER, out, "1"}), TraceMode::kCount);
+  ASSERT_TRUE(b.bpf.available) << b.bpf.unavailable_reason;
+  std::string fifteen;
+  for (int i = 0; i < 15; ++i) fifteen += "/d";
+  EXPECT_EQ(file_calls(b.bpf).count({"…" + fifteen + "/out", FdKind::kFile}), 1u)
+      << describe(file_calls(b.bpf));
+  EXPECT_EQ(file_calls(b.ptrace).count({out, FdKind::kFile}), 1u) << describe(file_calls(b.ptrace));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // A non-root presenter's iobench with file capabilities (`setcap cap_bpf,cap_perfmon+ep`):
 // --tracer auto takes the kernel clock, and neither a strategy's child nor a traced command
-// keeps the capabilities (base/capabilities.h). Skipped where bpf cannot load or setcap is
-// missing; the copy of the binary is made as root and run as nobody.
+// keeps the capabilities (base/capabilities.h); `--tracer perf` with CAP_PERFMON alone counts
+// where tracefs is readable and says what is missing where it is not. Skipped where bpf cannot
+// load or setcap is missing; the copy of the binary is made as root and run as nobody.
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,13 +29,14 @@ using testing::ScratchDir;
 constexpr const char* kSetcap = "/usr/sbin/setcap";
 const std::string kNone = "CapPrm:\t0000000000000000";
 
-/// A copy of iobench in `dir` carrying CAP_BPF and CAP_PERFMON, runnable by nobody.
-std::string capable_copy(const ScratchDir& dir) {
-  const std::string bin = dir.path() + "/iobench";
+/// A copy of iobench in `dir` carrying `caps` (CAP_BPF and CAP_PERFMON), runnable by nobody.
+std::string capable_copy(const ScratchDir& dir,
+                         const std::string& caps = "cap_bpf,cap_perfmon+ep") {
+  std::string bin = dir.path() + "/iobench";
   std::filesystem::copy_file(IOBENCH_BIN, bin);
   ::chmod(dir.path().c_str(), 0777);
   ::chmod(bin.c_str(), 0755);
-  const ProcessOutput set = testing::run_process({kSetcap, "cap_bpf,cap_perfmon+ep", bin});
+  const ProcessOutput set = testing::run_process({kSetcap, caps, bin});
   EXPECT_EQ(set.status, 0) << set.err;
   return bin;
 }
@@ -103,6 +105,7 @@ TEST(FileCaps, AStrategysChildDropsThem) {
       as_nobody({bin, "--lines", "1000000", "--strategy", "unbuffered", "--runs", "3", "--warmup",
                  "0", "--no-trace", "--dir", dir.path()});
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const pid_t pid = ::fork();
@@ -195,6 +198,69 @@ TEST(FileCaps, ATracedCommandGetsTheUsersEnvironment) {
   const ProcessOutput kept = testing::run_process(as_nobody(run));
   ASSERT_EQ(kept.status, 0) << kept.err;
   EXPECT_NE(kept.err.find("kept: " + dir.path() + "/iobench."), std::string::npos) << kept.err;
+}
+
+// --tracer perf for a user holding CAP_PERFMON, as docs/tracer.md describes it: the
+// capability opens the counters, but their ids are read from tracefs, which by default only
+// root may read. The refusal must say that, not "needs root".
+TEST(PerfCaps, CapPerfmonWithoutReadableTracefsSaysWhatIsMissing) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to setcap and be nobody";
+  if (::access(kSetcap, X_OK) != 0) GTEST_SKIP() << "no setcap (libcap2-bin)";
+  const std::string id = "/sys/kernel/tracing/events/syscalls/sys_enter_write/id";
+  if (::access(id.c_str(), R_OK) != 0) GTEST_SKIP() << "no syscall tracepoints in tracefs";
+  if (testing::run_process(as_nobody({"/usr/bin/test", "-r", id})).status == 0)
+    GTEST_SKIP() << "tracefs is readable by nobody here";
+  ScratchDir dir;
+  const std::string bin = capable_copy(dir, "cap_perfmon+ep");
+  const std::string out = dir.path() + "/out";
+  const std::vector<std::string> trace = {"trace", "--count-only", "--tracer", "perf",
+                                          "--",    PROGRAM_WRITER, out,        "3"};
+  std::vector<std::string> capable = {bin}, plain = {IOBENCH_BIN};
+  capable.insert(capable.end(), trace.begin(), trace.end());
+  plain.insert(plain.end(), trace.begin(), trace.end());
+  const ProcessOutput held = testing::run_process(as_nobody(capable));
+  EXPECT_EQ(held.status, 2) << held.err;
+  EXPECT_EQ(held.err,
+            "iobench: error: --tracer perf: syscall tracepoints unreadable: CAP_PERFMON is held, "
+            "but tracefs lets this user read none of their ids (as root, tracefs's gid= and mode= "
+            "mount options can)\n");
+  const ProcessOutput none = testing::run_process(as_nobody(plain));
+  EXPECT_EQ(none.status, 2) << none.err;
+  EXPECT_EQ(none.err,
+            "iobench: error: --tracer perf: syscall tracepoints unreadable (needs root, or "
+            "CAP_PERFMON and a tracefs this user may read)\n");
+}
+
+// Where tracefs lets the user read the ids (here: a private mount namespace showing copies of
+// them), CAP_PERFMON alone counts, and without it the kernel refuses the counters.
+TEST(PerfCaps, CapPerfmonCountsWhereTracefsIsReadable) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to setcap, unshare and be nobody";
+  if (::access(kSetcap, X_OK) != 0) GTEST_SKIP() << "no setcap (libcap2-bin)";
+  if (::access("/sys/kernel/tracing/events/syscalls/sys_enter_write/id", R_OK) != 0)
+    GTEST_SKIP() << "no syscall tracepoints in tracefs";
+  ScratchDir dir;
+  const std::string bin = capable_copy(dir, "cap_perfmon+ep");
+  const std::string ids = dir.path() + "/tracing", out = dir.path() + "/out";
+  // Only in the new mount namespace: the host's tracefs is not touched.
+  const std::string script =
+      "set -e; cd /sys/kernel/tracing/events; for f in syscalls/*/id raw_syscalls/*/id "
+      "sched/sched_process_fork/id sched/sched_process_exit/id; do mkdir -p " +
+      ids + "/events/${f%/id}; cat $f > " + ids + "/events/$f; done; chmod -R a+rX " + ids +
+      "; mount --bind " + ids + " /sys/kernel/tracing; cd /; for b in " + bin + " " + IOBENCH_BIN +
+      "; do /usr/bin/setpriv --reuid=nobody --regid=nogroup --clear-groups $b trace "
+      "--count-only --tracer perf --format json -- " +
+      PROGRAM_WRITER + " " + out + " 3 || echo \"exit $?\"; done";
+  const ProcessOutput r = testing::run_process(
+      {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script});
+  // The capable copy's document, then the plain binary's refusal.
+  const std::size_t refused = r.out.find("exit 2\n");
+  ASSERT_NE(refused, std::string::npos) << r.out << r.err;
+  const json held = json::parse(r.out.substr(0, refused));
+  EXPECT_EQ(held["backend"], "perf");
+  EXPECT_EQ(held["write_calls"], 3);
+  EXPECT_EQ(r.err,
+            "iobench: error: --tracer perf: perf_event_open: permission denied (tracepoints need "
+            "root/CAP_PERFMON or kernel.perf_event_paranoid = -1)\n");
 }
 
 }  // namespace

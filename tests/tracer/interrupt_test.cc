@@ -36,6 +36,7 @@ class Job {
       : out_(dir + "/out"), err_(dir + "/err") {
     args.insert(args.begin(), IOBENCH_BIN);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_ = ::fork();
@@ -264,6 +265,7 @@ int iobench_without_filters(const std::vector<std::string>& args, const std::str
   std::vector<std::string> all{IOBENCH_BIN};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
+  argv.reserve(all.size() + 1);
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   const pid_t pid = ::fork();
@@ -303,6 +305,37 @@ TEST_F(PtraceOfIobench, WithoutTheFilterTheTracerRefusesThePtraceItself) {
     EXPECT_EQ(slurp(err),
               "iobench: warning: seccomp filter refused; traced every syscall (slow)\n");
   }
+}
+
+// A debugger under iobench's ptrace tracer fails as it does under strace: its child's
+// PTRACE_TRACEME and its PTRACE_SEIZE of a child are refused (EPERM: each process is traced by
+// iobench already, and a process has one tracer), and the run says so, once per request.
+TEST_F(PtraceOfIobench, ADebuggersTracemeAndSeizeAreRefusedAndTheRunSaysWhy) {
+  TempDir dir;
+  const std::string program = PROGRAM_PTRACE_SELF;
+  const std::string why =
+      "traced by iobench already, and a process has one tracer, as under strace (a debugger "
+      "works untraced, or under --tracer bpf)\n";
+  std::string warnings;
+  for (const char* refused : {": PTRACE_TRACEME refused (EPERM): it is ",
+                              ": PTRACE_SEIZE of a process of the command refused (EPERM): that "
+                              "process is "})
+    warnings.append("iobench: warning: ").append(program).append(refused).append(why);
+  for (const char* mode : {"--count-only", "--trace-all"}) {
+    const auto r = testing::iobench({"trace", "--tracer", "ptrace", mode, "--timeout", "30", "-o",
+                                     dir.file("report"), "--", program});
+    EXPECT_EQ(r.status, 0) << mode << r.err;
+    EXPECT_EQ(r.out, "traceme EPERM\nseize EPERM\n") << mode;
+    EXPECT_EQ(r.err, warnings) << mode;
+  }
+  // The kernel clock traces no one: there both work, as untraced.
+  EXPECT_EQ(testing::run_process({program}).out, "traceme ok\nseize ok\n");
+  SKIP_WITHOUT_BPF();
+  const auto bpf = testing::iobench(
+      {"trace", "--tracer", "bpf", "--count-only", "-o", dir.file("report"), "--", program});
+  EXPECT_EQ(bpf.status, 0) << bpf.err;
+  EXPECT_EQ(bpf.out, "traceme ok\nseize ok\n");
+  EXPECT_EQ(bpf.err, "");
 }
 
 }  // namespace
