@@ -8,6 +8,7 @@
 
 #include <climits>
 #include <deque>
+#include <filesystem>
 #include <mutex>
 #include <string>
 
@@ -25,7 +26,9 @@ inline const char* in_build(const char* relative) {
     return dir + "/" + IOBENCH_BUILD_TOP;  // the test binary's directory, then up to the top
   }();
   const std::lock_guard<std::mutex> lock(mutex);
-  return kept.emplace_back(top + "/" + relative).c_str();
+  // Normal, as the kernel names it (no "dir/../"): tests compare it with what programs print.
+  return kept.emplace_back(std::filesystem::path(top + "/" + relative).lexically_normal().string())
+      .c_str();
 }
 
 }  // namespace iobench::testing
