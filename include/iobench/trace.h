@@ -6,6 +6,10 @@
 //   auto p = iobench::trace_command({"./writer", "1000"});
 //   EXPECT_EQ(p.write_calls(), 1000);
 //
+// With GoogleTest, <iobench/gtest.h> adds matchers that print the trace's table on failure
+// (EXPECT_THAT(t, iobench::MakesWriteCalls(1))) and makes an assertion that fails inside
+// the callable fail the calling test.
+//
 // The callable runs in a forked child under the same ptrace + seccomp tracer as
 // `iobench trace`, so it sees exactly the syscalls your code makes; it cannot change the
 // caller's memory (it is a copy after fork). Link with iobench::iobench (find_package(iobench)).
