@@ -71,7 +71,8 @@ set(IOBENCH_WITH_BPF 1 CACHE INTERNAL "")
 target_compile_definitions(iobench_tracer PUBLIC IOBENCH_HAVE_BPF=1)
 message(STATUS "iobench: building with the kernel clock (bpf): libbpf ${LIBBPF_VERSION}, ${IOBENCH_BPFTOOL}")
 
-# The clock from a shell (tools/bpf_accuracy.sh), until it is a --tracer backend.
+# The clock from a shell, for the measurement scripts (tools/bpf_accuracy.sh) and the cost of
+# its programs (iobench-bpf-clock cost).
 add_executable(iobench-bpf-clock ${PROJECT_SOURCE_DIR}/tools/bpf_clock/main.cc)
 target_link_libraries(iobench-bpf-clock PRIVATE iobench_tracer)
 set_target_properties(iobench-bpf-clock PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -84,6 +84,17 @@ TEST(Escape, GridCellsAreEscapedAndStillAligned) {
             "\xc3\xa9               22\n");
 }
 
+// A title is escaped as its cells are, so a column is as wide as its escaped title: the
+// compare table's "vs" column is titled by the reference command's -n name, and a name of one
+// invalid byte over cells narrower than "\\xff" asked for a padding of minus three.
+TEST(Escape, AColumnIsAsWideAsItsEscapedTitle) {
+  const std::vector<GridColumn> cols = {{"\xff", true}, {"a\nb", false}};
+  EXPECT_EQ(render_grid(cols, {{GridCell("1"), GridCell("x")}}),
+            "\\xff  a\\nb\n"
+            "──────────\n"
+            "   1  x\n");
+}
+
 TEST(Escape, ADirectorysHeadingIsEscaped) {
   EXPECT_EQ(dir_title("ext4", "/a\x1b[2J\n\xff"), "ext4 · /a\\x1b[2J\\n\\xff");
 }

@@ -74,8 +74,9 @@ std::string cell_text(const GridCell& cell, std::size_t bar_width) {
   return bar(cell.fraction, bar_width);
 }
 
+/// Escaped as its cells are: a title can be a -n name (the compare table's "vs" column).
 std::size_t title_width(const GridColumn& col) {
-  return std::max(display_width(col.title), display_width(col.over));
+  return std::max(display_width(escape_text(col.title)), display_width(escape_text(col.over)));
 }
 
 void measure(Layout& l, const std::vector<GridColumn>& cols,

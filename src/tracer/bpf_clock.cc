@@ -323,6 +323,10 @@ BpfClockRun BpfClock::run(const std::function<int()>& child_main,
   return run;
 }
 
+std::vector<BpfProgramCost> BpfClock::program_costs() const {
+  return loader_ ? loader_->program_costs() : std::vector<BpfProgramCost>{};
+}
+
 void BpfClock::start(pid_t tgid) {
   const bool was_loaded = loader_ != nullptr;
   BpfLoader& loader = loaded();

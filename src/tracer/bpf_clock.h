@@ -85,7 +85,6 @@ struct BpfFileStats {
   std::int64_t total_ns = 0;
 };
 
-/// What one run cost to set up and tear down, in milliseconds.
 /// One process's calls of one syscall (every traced syscall, as trace --per-process shows).
 struct BpfProcessStats {
   pid_t tgid = 0;
@@ -95,9 +94,10 @@ struct BpfProcessStats {
   std::int64_t total_ns = 0;
 };
 
+/// What one run cost to set up and tear down, in milliseconds.
 struct BpfClockTimings {
   double load_ms = 0;    // open + verify + JIT (first run), or emptying the maps (later)
-  double attach_ms = 0;  // five raw tracepoints
+  double attach_ms = 0;  // the raw tracepoints
   double read_ms = 0;    // the maps, once, at the end
   double detach_ms = 0;  // detach + unload
 };
@@ -145,6 +145,13 @@ struct BpfBias {
   int stretches = 0;        // kept for getppid: their untraced sides agreed (all, if none did)
   int write_stretches = 0;  // the same for the write
 };
+/// One of the clock's programs: its runs and the time in them, as the kernel counts them
+/// while its statistics are on (kernel.bpf_stats_enabled, BPF_ENABLE_STATS); zeros otherwise.
+struct BpfProgramCost {
+  std::string name;
+  std::uint64_t runs = 0, run_ns = 0;
+};
+
 /// Runs children under the kernel clock. The program is loaded on the first run (most of the
 /// start-up cost: libbpf reading the kernel's BTF) and kept; each run attaches it, counts from
 /// clean maps and detaches it: while attached, every task on the machine takes the syscall
@@ -174,6 +181,8 @@ class BpfClock {
   /// with no second load. `null_call` false: the write's stretches alone, for a run that
   /// reports only the write family (measure_bias_with).
   BpfBias bias(int stretches = 10, int calls_per_stretch = 20000, bool null_call = true);
+  /// Its programs' runs and time since they were loaded; empty before the first run.
+  std::vector<BpfProgramCost> program_costs() const;
 
  private:
   BpfClockConfig config_;

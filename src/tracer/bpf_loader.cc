@@ -265,6 +265,18 @@ std::vector<std::string> BpfLoader::privileged_programs() const {
   return names;
 }
 
+std::vector<BpfProgramCost> BpfLoader::program_costs() const {
+  std::vector<BpfProgramCost> out;
+  bpf_program* prog = nullptr;
+  bpf_object__for_each_program(prog, impl_->skel->obj) {
+    bpf_prog_info info{};
+    std::uint32_t size = sizeof(info);
+    if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &size) != 0) continue;
+    out.push_back({bpf_program__name(prog), info.run_cnt, info.run_time_ns});
+  }
+  return out;
+}
+
 clock_lost BpfLoader::lost() const {
   // Written by the program with atomic adds; read once its tracepoints are detached.
   return impl_->skel->bss->lost;
@@ -332,6 +344,7 @@ std::vector<std::string> BpfLoader::privileged_programs() const {
 
 clock_lost BpfLoader::lost() const { return {}; }
 std::vector<std::string> BpfLoader::privileged_programs() const { return {}; }
+std::vector<BpfProgramCost> BpfLoader::program_costs() const { return {}; }
 void BpfLoader::for_each_process(
     const std::function<void(const clock_proc_key&, const clock_proc_stat&)>&) const {}
 std::string BpfLoader::comm(pid_t) const { return {}; }

@@ -46,7 +46,7 @@ class BpfLoader {
   /// Follows the process `tgid` (and, from now on, every process it forks).
   void track(pid_t tgid);
   void untrack(pid_t tgid);
-  /// Attaches the six raw tracepoints; detach() removes them (the maps stay readable).
+  /// Attaches the raw tracepoints; detach() removes them (the maps stay readable).
   void attach();
   void detach() noexcept;
   /// The traced program's standard streams (fd_kind.h), for the rings' writes
@@ -67,6 +67,8 @@ class BpfLoader {
   clock_lost lost() const;
   /// The programs whose exec left the tree (other credentials, on borrowed capabilities).
   std::vector<std::string> privileged_programs() const;
+  /// Each program's runs and time in them so far (bpf_clock.h, BpfProgramCost).
+  std::vector<BpfProgramCost> program_costs() const;
   void for_each_process(
       const std::function<void(const clock_proc_key&, const clock_proc_stat&)>& f) const;
   /// The comm of process `tgid` when it ended; empty if it was not seen ending.

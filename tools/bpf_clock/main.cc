@@ -1,11 +1,16 @@
-// iobench-bpf-clock: the kernel clock (src/tracer/bpf_clock.h) from a shell, for
-// tools/bpf_accuracy.sh and for trying it before it is a --tracer backend.
+// iobench-bpf-clock: the kernel clock (src/tracer/bpf_clock.h) from a shell, for the
+// measurement scripts (tools/bpf_accuracy.sh) and the cost of its programs.
 //   iobench-bpf-clock accuracy PATH N PAIRS      one-line writes to PATH: kernel ns/write of a
 //                                                traced child (all, and on CPU) vs CPU
 //                                                ns/write self-timed untraced here, and the
 //                                                traced child's own, alternated, one line each
 //   iobench-bpf-clock bias [STRETCHES]           the clock's bias and cost on getppid
 //   iobench-bpf-clock run PROGRAM [ARGS...]      per-syscall totals of PROGRAM's tree
+//   iobench-bpf-clock cost PATH N RUNS           what the programs cost: RUNS traced children
+//                                                of N one-line writes to PATH, each program's
+//                                                runs and ns per run by the kernel's own
+//                                                statistics (BPF_ENABLE_STATS), and all of
+//                                                them per traced write
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -19,6 +24,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <bpf/bpf.h>
 
 #include "base/monotonic_clock.h"
 #include "base/unique_fd.h"
@@ -132,6 +139,35 @@ int bias(int stretches) {
   return 0;
 }
 
+/// Each program's ns per run, and all of them per traced write, over `runs` children of `n`
+/// writes (the kernel's statistics are on while this runs: every program of the machine pays
+/// two clock reads a run meanwhile). The sys_enter and sys_exit programs run for every task's
+/// calls while attached; on a quiet machine nearly all of them are the writer's.
+int cost(const std::string& path, int n, int runs) {
+  const iobench::UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (!stats) {
+    std::perror("iobench-bpf-clock: BPF_ENABLE_STATS");
+    return 1;
+  }
+  BpfClock clock = write_clock();
+  std::uint64_t writes = 0;
+  for (int i = 0; i < runs; ++i) {
+    const BpfClockRun run = clock.run([&] { return write_lines(path, n) > 0 ? 0 : 1; });
+    for (const auto& s : run.syscalls)
+      if (s.nr == SYS_write && !s.compat) writes += s.calls;
+  }
+  std::uint64_t total_ns = 0;
+  for (const auto& p : clock.program_costs()) {
+    total_ns += p.run_ns;
+    std::printf("%-18s runs %10llu  ns/run %6.0f\n", p.name.c_str(),
+                static_cast<unsigned long long>(p.runs),
+                p.runs ? static_cast<double>(p.run_ns) / static_cast<double>(p.runs) : 0.0);
+  }
+  std::printf("writes %llu  programs' ns per write %.0f\n", static_cast<unsigned long long>(writes),
+              writes ? static_cast<double>(total_ns) / static_cast<double>(writes) : 0.0);
+  return 0;
+}
+
 int run(std::vector<std::string> args) {
   static const iobench::tracing::SyscallTable table;
   BpfClock clock(iobench::tracing::write_family_config(table, true));
@@ -171,11 +207,14 @@ int main(int argc, char** argv) {
     if (!args.empty() && args[0] == "bias")
       return bias(args.size() > 1 ? std::atoi(args[1].c_str()) : 10);
     if (args.size() > 1 && args[0] == "run") return run({args.begin() + 1, args.end()});
+    if (args.size() == 4 && args[0] == "cost")
+      return cost(args[1], std::atoi(args[2].c_str()), std::atoi(args[3].c_str()));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iobench-bpf-clock: %s\n", e.what());
     return 1;
   }
   std::fprintf(stderr,
-               "usage: iobench-bpf-clock accuracy PATH N PAIRS | bias [N] | run PROGRAM...\n");
+               "usage: iobench-bpf-clock accuracy PATH N PAIRS | bias [N] | run PROGRAM... | "
+               "cost PATH N RUNS\n");
   return 2;
 }
