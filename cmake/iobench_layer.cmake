@@ -1,4 +1,4 @@
-# iobench_layer(<target> FOLDERS <folder>... [DEPS <target>...])
+# iobench_layer(<target> FOLDERS <folder>... [DEPS <target>...] [PRIVATE_ROOT])
 #
 # One static library per layer (docs/ARCHITECTURE.md), built so that an upward include fails
 # to compile: the library's only include root is a directory of the build tree,
@@ -7,9 +7,10 @@
 # owns base/ or links the layer that does; "run/runner.h" from a tracer file is "No such file
 # or directory". DEPS are linked PUBLIC: a layer's headers include its dependencies' headers.
 # The root ends in src/ so that paths through it still match .clang-tidy's HeaderFilterRegex.
+# PRIVATE_ROOT keeps the root to the library's own files (the API: its users see include/).
 # Include roots are BUILD_INTERFACE only: none of them is installed (include/iobench is).
 function(iobench_layer target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FOLDERS;DEPS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PRIVATE_ROOT" "" "FOLDERS;DEPS")
   if(NOT arg_FOLDERS)
     message(FATAL_ERROR "iobench_layer(${target}): FOLDERS is required")
   endif()
@@ -26,6 +27,10 @@ function(iobench_layer target)
     file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${folder} ${root}/${name} SYMBOLIC)
   endforeach()
   add_library(${target} STATIC)
-  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${root}>)
+  if(arg_PRIVATE_ROOT)
+    target_include_directories(${target} PRIVATE ${root})
+  else()
+    target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${root}>)
+  endif()
   target_link_libraries(${target} PUBLIC ${arg_DEPS})
 endfunction()

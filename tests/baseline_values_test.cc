@@ -105,7 +105,7 @@ BaselineDiff time_diff(const std::string& was, std::int64_t is) {
   RunRecord after;
   after.lines = 100;
   after.results = {measured(is)};
-  for (const BaselineDiff& d : compare_with_baseline(b, after, std::nullopt, 0.25).diffs)
+  for (const BaselineDiff& d : compare_with_baseline(b, after, {}).diffs)
     if (d.metric == "time (median)") return d;
   ADD_FAILURE() << "no time diff for " << was;
   return {};

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <iobench/trace.h>
+#include <pwd.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -165,6 +167,43 @@ TEST_F(CountedChecks, ATraceWhoseChecksAllCountIsACountModeRun) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("count mode: calls only."), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("PASS write_calls == 1000 (measured 1000)"), std::string::npos) << r.err;
+}
+
+// A trace's baseline compares counts alone: `trace --baseline` timed every call and, as a
+// plain user, paid the calibration (seconds) for times nobody compared.
+TEST_F(CountedChecks, ABaselineIsACheckThatCounts) {
+  const std::string base = dir_.path() + "/base.json";
+  EXPECT_EQ(trace_json({"--count-only", "--save-baseline", base})["mode"], "count");
+  const nlohmann::json doc = trace_json({"--baseline", base});
+  EXPECT_EQ(doc["mode"], "count");
+  EXPECT_TRUE(doc["overhead_ns"].is_null()) << "no calibration";
+  EXPECT_EQ(mode({"--baseline", base, "--expect", "write_calls==1000"}), "count");
+  EXPECT_EQ(mode({"--baseline", base, "--expect", "bytes==12000"}), "timing");
+  EXPECT_EQ(mode({"--baseline", base, "--latency"}), "timing");
+}
+
+// A plain user's tracer is ptrace, whose timing mode calibrates first (seconds): a baseline
+// check as that user counts only, through ptrace, with no calibration.
+TEST_F(CountedChecks, APlainUsersBaselineCheckIsNotCalibrated) {
+  if (::geteuid() != 0) GTEST_SKIP() << "switching to nobody needs root";
+  const passwd* nobody = ::getpwnam("nobody");
+  if (nobody == nullptr) GTEST_SKIP() << "no user 'nobody'";
+  ASSERT_EQ(::chown(dir_.path().c_str(), nobody->pw_uid, nobody->pw_gid), 0);
+  const std::string base = dir_.path() + "/base.json";
+  auto as_nobody = [&](const std::vector<std::string>& options) {
+    std::vector<std::string> argv = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
+                                     "--clear-groups",   IOBENCH_BIN,      "trace"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(), {"--format", "json", "--", WRITER_BIN, out(), "1000"});
+    const ProcessOutput r = testing::run_process(argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+  };
+  ASSERT_EQ(as_nobody({"--count-only", "--save-baseline", base})["write_calls"], 1000);
+  const nlohmann::json doc = as_nobody({"--baseline", base});
+  EXPECT_EQ(doc["backend"], "ptrace") << "a plain user's";
+  EXPECT_EQ(doc["mode"], "count");
+  EXPECT_TRUE(doc["overhead_ns"].is_null()) << "no calibration";
 }
 
 // Each timing-mode run calibrates first: a few per test, for a busy machine's timeout.

@@ -10,11 +10,13 @@ program=${4:-api_example_test}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
-# What a user compiles against: one header, including only standard headers and <iobench/…>,
-# and exported targets that name no header-only dependency of the internals.
+# What a user compiles against: <iobench/trace.h>, including only standard headers and
+# <iobench/…>, <iobench/gtest.h> (the GoogleTest glue, which alone includes GoogleTest), and
+# exported targets that name no header-only dependency of the internals.
 fail() { echo "install_test: $*" >&2; exit 1; }
-headers=$(cd "$scratch/prefix/include" && find . ! -type d | sort)
-[ "$headers" = "./iobench/trace.h" ] || fail "installed headers other than iobench/trace.h: $headers"
+headers=$(cd "$scratch/prefix/include" && find . ! -type d | sort | tr '\n' ' ')
+[ "$headers" = "./iobench/gtest.h ./iobench/trace.h " ] ||
+  fail "installed headers other than iobench/trace.h and iobench/gtest.h: $headers"
 if grep -E '^\s*#\s*include' "$scratch/prefix/include/iobench/trace.h" |
   grep -vE '^\s*#\s*include <(iobench/[a-z_]+\.h|[a-z_]+)>'; then
   fail "<iobench/trace.h> includes more than standard headers and <iobench/…>"

@@ -102,11 +102,68 @@ TEST(JUnit, TraceWritesItsChecksEvenWhenOneFails) {
                              "--export-junit", xml, "--", "/bin/echo", "hi"});
   EXPECT_EQ(r.status, 1) << r.err;
   ASSERT_TRUE(valid_xml(xml)) << slurp(xml);
-  EXPECT_EQ(xpath(xml, "string(/testsuites/testsuite/@name)"), "iobench trace");
+  // Named after the command and the program (COMMAND's last path component, or --name).
+  EXPECT_EQ(xpath(xml, "string(/testsuites/testsuite/@name)"), "iobench trace echo");
   EXPECT_EQ(xpath(xml, "count(//testcase)"), "2");
-  EXPECT_EQ(xpath(xml, "string(//testcase[failure]/@name)"), "write > 5");
+  EXPECT_EQ(xpath(xml, "string(//testcase[failure]/@name)"), "echo.write > 5");
   EXPECT_EQ(xpath(xml, "string(//failure/@message)"),
             "measured 1, expected > 5: FAIL write > 5 (measured 1)");
+}
+
+/// Every test case's name in the file, in order, one per line.
+std::string case_names(const std::string& file) {
+  std::string names;
+  const int n = std::stoi("0" + xpath(file, "count(//testcase)"));
+  for (int i = 1; i <= n; ++i)
+    names += xpath(file, "string(//testcase[" + std::to_string(i) + "]/@name)") + "\n";
+  return names;
+}
+
+// A dashboard keeps a test by its name: a passing baseline check wrote one case
+// (writer.write_calls), the same check failing three, and --expect cases lacked the program.
+TEST(JUnit, ACheckPassingAndFailingHasTheSameCases) {
+  ScratchDir dir;
+  const std::string base = dir.path() + "/base.json", pass = dir.path() + "/pass.xml",
+                    fail = dir.path() + "/fail.xml", out = dir.path() + "/out.txt";
+  auto trace = [&](const char* lines, std::vector<std::string> more) {
+    std::vector<std::string> args = {"trace", "--count-only", "--name", "writer"};
+    args.insert(args.end(), more.begin(), more.end());
+    args.insert(args.end(), {"--", WRITER_BIN, out, lines});
+    return iobench(args);
+  };
+  ASSERT_EQ(trace("1000", {"--save-baseline", base}).status, 0);
+  const std::vector<std::string> checks = {"--baseline", base, "--expect", "write_calls==1000"};
+  std::vector<std::string> args = checks;
+  args.insert(args.end(), {"--export-junit", pass});
+  EXPECT_EQ(trace("1000", args).status, 0);
+  args = checks;
+  args.insert(args.end(), {"--export-junit", fail});
+  EXPECT_EQ(trace("2000", args).status, 1);
+  ASSERT_TRUE(valid_xml(pass) && valid_xml(fail)) << slurp(pass) << slurp(fail);
+  EXPECT_EQ(xpath(pass, "count(//failure)"), "0") << slurp(pass);
+  EXPECT_EQ(xpath(fail, "count(//failure)"), "4") << slurp(fail);
+  const std::string names = case_names(pass);
+  EXPECT_EQ(names, case_names(fail));
+  EXPECT_EQ(names, "writer.write_calls == 1000\n" + std::string("writer.status\n") +
+                       "writer.write_calls\nwriter.file " + out + "\nwriter.write\n")
+      << names;
+  // A value that held says so: what a dashboard shows for a passing case.
+  EXPECT_EQ(xpath(fail, "string(//testcase[@name=\"writer.status\"]/system-out)"),
+            "writer.status: ok → ok (=)");
+}
+
+TEST(JUnit, TwoProgramsInOneJobAreTwoSuites) {
+  ScratchDir dir;
+  auto suite = [&](const char* name) {
+    const std::string xml = dir.path() + "/" + name + ".xml";
+    const ProcessOutput r =
+        iobench({"trace", "--count-only", "--name", name, "--expect", "write_calls==10",
+                 "--export-junit", xml, "--", WRITER_BIN, dir.path() + "/" + name, "10"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return xpath(xml, "string(//testsuite/@name)") + " / " + xpath(xml, "string(//testcase/@name)");
+  };
+  EXPECT_EQ(suite("small"), "iobench trace small / small.write_calls == 10");
+  EXPECT_EQ(suite("large"), "iobench trace large / large.write_calls == 10");
 }
 
 TEST(JUnit, AnUnwritablePathIsRefusedBeforeAnythingRuns) {

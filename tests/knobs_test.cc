@@ -105,7 +105,7 @@ TEST(KnobTable, TheBaselineShowsAChangeOfEveryKnob) {
   for (const Knob& k : all_knobs()) {
     SCOPED_TRACE(std::string(k.name));
     const BaselineComparison cmp =
-        compare_with_baseline(before, report_of(parse_bench(words_setting(k)).params), {}, 0.25);
+        compare_with_baseline(before, report_of(parse_bench(words_setting(k)).params), {});
     ASSERT_EQ(cmp.config_changes.size(), 1u);
     EXPECT_EQ(cmp.config_changes[0].rfind(std::string(k.name) + " ", 0), 0u)
         << cmp.config_changes[0];

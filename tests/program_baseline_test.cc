@@ -74,6 +74,11 @@ TEST(TraceBaseline, SavedThenARegressionExitsOneWithItsDiffRowAndJUnitFailure) {
   ProcessOutput save = iobench_in(
       a, {"trace", "--count-only", "--save-baseline", base, "--", "./writer", "out.txt", "1000"});
   ASSERT_EQ(save.status, 0) << save.err;
+  // One line on stderr says what the file holds, as the next --baseline reads it.
+  EXPECT_TRUE(contains(save.err, "iobench: saved baseline " + base +
+                                     ": writer: write_calls 1,000, write 1,000, file out.txt "
+                                     "1,000\n"))
+      << save.err;
   const auto doc = nlohmann::json::parse(slurp(base));
   EXPECT_EQ(doc["schema"], "iobench-trace/1");
   EXPECT_EQ(doc["write_calls"], 1000);

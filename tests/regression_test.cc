@@ -70,6 +70,11 @@ TEST(Baseline, RoundTripTheRegressionIsNamedAndNoiseIsTolerated) {
   ProcessOutput save = iobench({"--lines", "20000", "--strategy", "buffered,writev", "--runs", "3",
                                 "--save-baseline", base, "--dir", dir.path()});
   ASSERT_EQ(save.status, 0) << save.err;
+  EXPECT_NE(save.err.find("iobench: saved baseline " + base +
+                          ": buffered: write_calls 4, write 4, "
+                          "time (median) "),
+            std::string::npos)
+      << save.err;
   // Same configuration: counts match exactly; timing noise gets a wide tolerance here
   // because CI machines are noisy (the default is 25%).
   ProcessOutput same =

@@ -314,8 +314,7 @@ TEST(RenderGolden, BaselineComparison) {
   after.results[3].time_ns = summarize({990000, 1000000, 1010000});
   after.results[4].status = ResultStatus::kFailed;
   after.results[4].trace->syscalls["write"] = syscall(7, 70, 0, 0, 0);
-  expect_golden("baseline_comparison",
-                render_comparison(compare_with_baseline(b, after, std::nullopt, 0.25)));
+  expect_golden("baseline_comparison", render_comparison(compare_with_baseline(b, after, {})));
 }
 
 }  // namespace

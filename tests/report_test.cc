@@ -137,15 +137,15 @@ TEST(Expect, CountsCompareAsIntegers) {
 TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
   RunRecord before = report({row("buffered", 17, 2000000)});
   Baseline b = parse_baseline(render_json(before), "mem");
-  EXPECT_FALSE(compare_with_baseline(b, before, std::nullopt, 0.25).regressed());
+  EXPECT_FALSE(compare_with_baseline(b, before, {}).regressed());
 
   // Timing noise within the tolerance is fine.
   RunRecord noisy = report({row("buffered", 17, 2400000)});
-  EXPECT_FALSE(compare_with_baseline(b, noisy, std::nullopt, 0.25).regressed());
+  EXPECT_FALSE(compare_with_baseline(b, noisy, {}).regressed());
   // A count regression (buffer 64 KiB -> 1 KiB) is caught and named, with the config change.
   RunRecord worse = report({row("buffered", 1064, 2100000)});
   worse.params.buffer_size = 1024;
-  BaselineComparison cmp = compare_with_baseline(b, worse, std::nullopt, 0.25);
+  BaselineComparison cmp = compare_with_baseline(b, worse, {});
   EXPECT_TRUE(cmp.regressed());
   ASSERT_EQ(cmp.config_changes.size(), 1u);
   EXPECT_EQ(cmp.config_changes[0], "buffer_size 65536 → 1024");
@@ -153,19 +153,42 @@ TEST(Baseline, RoundTripMatchesAndARegressionIsNamed) {
   EXPECT_NE(text.find("buffered.write_calls"), std::string::npos) << text;
   EXPECT_NE(text.find("REGRESSION"), std::string::npos) << text;
   // ...unless the tolerance allows it.
-  EXPECT_FALSE(compare_with_baseline(b, worse, 2000, 0.25).regressed());
+  EXPECT_FALSE(compare_with_baseline(b, worse, {.count_tolerance = 2000}).regressed());
   // Too slow is a regression too.
-  EXPECT_TRUE(compare_with_baseline(b, report({row("buffered", 17, 3000000)}), std::nullopt, 0.25)
-                  .regressed());
+  EXPECT_TRUE(compare_with_baseline(b, report({row("buffered", 17, 3000000)}), {}).regressed());
+}
+
+// Fewer calls failed as a regression did; now an improvement passes, unless the counts
+// are exact (the flag, or the baseline's own exact_counts), and within the tolerance it is
+// no change at all.
+TEST(Baseline, FewerCallsAreAnImprovementThatFailsOnlyWithExactCounts) {
+  Baseline b = parse_baseline(render_json(report({row("buffered", 17, 2000000)})), "mem");
+  const RunRecord better = report({row("buffered", 10, 2000000)});
+  const BaselineComparison cmp = compare_with_baseline(b, better, {});
+  EXPECT_FALSE(cmp.regressed());
+  EXPECT_TRUE(cmp.improved());
+  EXPECT_FALSE(cmp.failed());
+  EXPECT_NE(render_comparison(cmp).find("-7  improved\n"), std::string::npos)
+      << render_comparison(cmp);
+  const BaselineComparison exact = compare_with_baseline(
+      b, better, {.count_tolerance = std::nullopt, .time_tolerance = 0.25, .exact_counts = true});
+  EXPECT_TRUE(exact.failed());
+  EXPECT_FALSE(exact.regressed());
+  EXPECT_NE(render_comparison(exact).find("-7  CHANGED\n"), std::string::npos)
+      << render_comparison(exact);
+  b.exact_counts = true;
+  EXPECT_TRUE(compare_with_baseline(b, better, {}).failed()) << "the baseline's own setting";
+  const BaselineComparison within = compare_with_baseline(b, better, {.count_tolerance = 7});
+  EXPECT_FALSE(within.improved());
+  EXPECT_FALSE(within.failed());
 }
 
 TEST(Baseline, NotComparableIsAnErrorNeverASilentComparison) {
   Baseline b = parse_baseline(render_json(report({row("buffered", 17, 2000000)})), "mem");
   RunRecord other_n = report({row("buffered", 17, 2000000)});
   other_n.lines = 1000;
-  EXPECT_THROW(compare_with_baseline(b, other_n, std::nullopt, 0.25), Error);
-  EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), std::nullopt, 0.25),
-               Error);
+  EXPECT_THROW(compare_with_baseline(b, other_n, {}), Error);
+  EXPECT_THROW(compare_with_baseline(b, report({row("writev", 98, 5000000)}), {}), Error);
   EXPECT_THROW(parse_baseline("{", "mem"), Error);
   EXPECT_THROW(parse_baseline(R"({"schema":"other"})", "mem"), Error);
   EXPECT_THROW(parse_baseline(R"({"schema":"iobench/1","config":{}})", "mem"), Error);

@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
+#include <utility>
 
+#include "api/callable_failures.h"
 #include "base/command_exec.h"
 #include "base/error.h"
 #include "base/program_path.h"
@@ -24,6 +27,7 @@ struct TraceAccess {
     seen.error_ = rep.error;
     seen.json_ = render_trace_json(rep);
     if (rep.never_ran) return seen;  // nothing of it was counted
+    seen.table_ = render_trace_table(rep);
     seen.write_calls_ = count_writes(result).calls;
     for (const auto& [name, stats] : result.syscalls)
       seen.syscall_calls_.emplace(name, stats.calls);
@@ -31,9 +35,16 @@ struct TraceAccess {
       seen.files_.push_back({.path = f.path, .calls = f.calls(), .bytes = f.bytes()});
     return seen;
   }
+  static void set_failures(Trace& t, std::vector<TracedFailure> failures) {
+    t.failures_ = std::move(failures);
+  }
 };
 
 namespace {
+
+/// The test framework trace() runs a callable through (<iobench/gtest.h> sets GoogleTest's
+/// before main): constant-initialized, so no order of static initializers can undo it.
+constinit TestFramework g_framework{};
 
 const TracedFile* find_file(const std::vector<TracedFile>& files, std::string_view path) {
   for (const auto& f : files)
@@ -82,27 +93,46 @@ std::uint64_t Trace::file_bytes(std::string_view path) const {
   return f ? f->bytes : 0;
 }
 
-Trace trace(const std::function<void()>& fn, const TraceOptions& options) {
+Trace trace(const std::function<void()>& fn, const TraceOptions& options, SourceLine where) {
   const std::unique_ptr<CountingBackend> tracer = make_tracer(options);
+  const TestFramework framework = g_framework;
+  api::CallableFailures failures;  // mapped before the fork, written by the child
   // Flushed before fork so the child does not inherit (and then write) the caller's
   // pending stdio output, which would be counted as the function's.
   std::fflush(nullptr);
   const auto child = [&]() noexcept {
-    int status = 0;
+    failures.enter_child();
     try {
-      fn();
+      if (framework.run != nullptr)
+        framework.run(fn);
+      else
+        fn();
+    } catch (const std::exception& e) {
+      failures.record_exception(where, e.what());
     } catch (...) {
-      status = 1;
+      failures.record_exception(where, "an exception not derived from std::exception");
     }
     // The child ends with _exit (no atexit handlers of the caller's), so flush what fn left
     // in stdio buffers here, as the end of a real program would: those writes are fn's.
     std::fflush(nullptr);
-    return status;
+    return failures.any() ? 1 : 0;
   };
   TraceRecord rep;
   rep.command = {"iobench::trace"};
   rep.trace = tracer->run(child, std::nullopt);
-  return TraceAccess::of(rep);
+  Trace seen = TraceAccess::of(rep);
+  TraceAccess::set_failures(seen, failures.read(where));
+  if (framework.replay != nullptr)
+    for (const TracedFailure& f : seen.failures()) framework.replay(f);
+  return seen;
+}
+
+bool report_failure(std::string_view file, int line, std::string_view message) noexcept {
+  return api::record_failure(file, line, message, /*exception=*/false);
+}
+
+TestFramework use_test_framework(const TestFramework& framework) noexcept {
+  return std::exchange(g_framework, framework);
 }
 
 Trace trace_command(const std::vector<std::string>& argv, const TraceOptions& options) {

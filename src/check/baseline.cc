@@ -28,9 +28,17 @@ std::string value_text(const json& v) {
 }  // namespace
 
 bool BaselineComparison::regressed() const {
-  for (const auto& d : diffs)
-    if (d.regression) return true;
-  return false;
+  return std::any_of(diffs.begin(), diffs.end(),
+                     [](const BaselineDiff& d) { return d.regression; });
+}
+
+bool BaselineComparison::improved() const {
+  return std::any_of(diffs.begin(), diffs.end(),
+                     [](const BaselineDiff& d) { return d.improvement; });
+}
+
+bool BaselineComparison::failed() const {
+  return std::any_of(diffs.begin(), diffs.end(), [](const BaselineDiff& d) { return d.failed; });
 }
 
 /// The member `key` of an object, or null: a const json's operator[] on a missing key is
@@ -157,18 +165,18 @@ void parse_program_rows(const json& doc, const json& saved, Baseline& b, const B
   }
 }
 
-/// What saved the document: its `baseline.kind`, else a run (every baseline before trace
-/// and compare had one). A trace or compare document without it is an export, not a baseline.
+/// What saved the document: its `baseline.kind`, else a run (a run's baseline saved before
+/// the member existed). A trace or compare document without it is an export, not a baseline.
 BaselineKind kind_of(const json& doc, const std::string& schema, const Bad& bad) {
   const json& kind = member(member(doc, "baseline"), "kind");
-  for (BaselineKind k : {BaselineKind::kTrace, BaselineKind::kCompare})
+  for (BaselineKind k : {BaselineKind::kRun, BaselineKind::kTrace, BaselineKind::kCompare})
     if (kind == to_string(k)) {
       if (schema != (k == BaselineKind::kTrace ? "iobench-trace/1" : "iobench/1"))
         throw bad(fmt::format("a {} baseline in an {} document", to_string(k), schema));
       return k;
     }
   if (!kind.is_null())
-    throw bad(fmt::format("baseline.kind is {}, not trace or compare", kind.dump()));
+    throw bad(fmt::format("baseline.kind is {}, not run, trace or compare", kind.dump()));
   const char* saved_by = schema == "iobench-trace/1"                            ? "iobench trace"
                          : member(member(doc, "config"), "commands").is_array() ? "iobench compare"
                                                                                 : nullptr;
@@ -278,6 +286,10 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
     throw bad("not an iobench/1 document (save one with --save-baseline)");
   Baseline b;
   b.kind = kind_of(doc, schema.get<std::string>(), bad);
+  const json& exact = member(member(doc, "baseline"), "exact_counts");
+  if (!exact.is_null() && !exact.is_boolean())
+    throw bad(fmt::format("baseline.exact_counts is {}, not true or false", exact.dump()));
+  b.exact_counts = exact == true;
   if (b.kind != BaselineKind::kRun) {
     parse_program_rows(doc, member(doc, "baseline"), b, bad);
     return b;

@@ -1,7 +1,8 @@
 // Baselines: a saved JSON document (a run's or compare's `iobench/1`, trace's
-// `iobench-trace/1`), compared with a new run's record. Counts are exact (or within
-// --count-tolerance); medians may be slower by at most --time-tolerance. The comparison is
-// plain values; report/baseline_table.h shows it, check/program_baseline.h names programs.
+// `iobench-trace/1`), compared with a new run's record. A count above its baseline (beyond
+// --count-tolerance) is a regression, one below it an improvement, which fails only with
+// exact counts; medians may be slower by at most --time-tolerance. The comparison is plain
+// values; report/baseline_table.h shows it, check/program_baseline.h names programs.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,7 @@ struct Baseline {
   std::map<std::string, std::string> config;  // strategy options, as text
   std::map<std::string, BaselineRow> rows;    // by strategy, or by program name
   std::vector<std::string> order;
+  bool exact_counts = false;  // `baseline.exact_counts`: saved with --exact-counts
 };
 
 /// The most load_baseline reads: a saved baseline is about 4 KiB per strategy (38 KiB for
@@ -63,7 +65,9 @@ Baseline load_baseline(const std::string& path);
 /// for each row.
 Baseline parse_baseline(const std::string& text, const std::string& origin);
 
-/// One compared value of one row ("buffered" "write_calls"), before and after.
+/// One compared value of one row ("buffered" "write_calls"), before and after: every value
+/// the baseline or the run has, unchanged ones too, so that a JUnit report names the same
+/// checks whether they pass or fail.
 struct BaselineDiff {
   enum class Kind { kStatus, kCount, kTime };
   std::string strategy, metric;
@@ -72,13 +76,18 @@ struct BaselineDiff {
   std::string status_before{}, status_after{};                 // kStatus: "ok", "failed", ...
   std::optional<std::uint64_t> count_before{}, count_after{};  // kCount: nullopt, not measured
   double time_before_ns = 0, time_after_ns = 0;                // kTime: the medians
-  bool regression = false;
+  bool regression = false;                                     // worse beyond its tolerance
+  bool improvement = false;  // a count below its baseline beyond the tolerance
+  bool failed = false;       // fails the check: a regression, or an improvement of exact counts
 };
 
 struct BaselineComparison {
   std::vector<std::string> config_changes;  // "buffer_size 65536 → 1024"
   std::vector<BaselineDiff> diffs;
-  bool regressed() const;
+  bool exact_counts = false;  // --exact-counts, or the baseline's own exact_counts
+  bool regressed() const;     // some value regressed
+  bool improved() const;      // some count improved
+  bool failed() const;        // some value failed the check
 };
 
 /// Throws Error (exit 2) unless a run of `lines` lines of exactly `strategies` can be compared
@@ -100,15 +109,13 @@ struct ComparedRow {
   const StrategyResult* result = nullptr;
   std::optional<std::map<std::string, std::uint64_t>> file_calls;
 };
-/// The differences of rows already found comparable, each row by its name in `before`.
-std::vector<BaselineDiff> compare_rows(const Baseline& before,
-                                       const std::vector<ComparedRow>& after,
-                                       std::optional<std::uint64_t> count_tolerance,
-                                       double time_tolerance);
+/// The comparison of rows already found comparable, each row by its name in `before`; its
+/// counts exact when `rules` or `before` ask for it.
+BaselineComparison compare_rows(const Baseline& before, const std::vector<ComparedRow>& after,
+                                const BaselineRules& rules);
 
 /// Throws Error (exit 2) when the two are not comparable (check_comparable).
 BaselineComparison compare_with_baseline(const Baseline& before, const RunRecord& after,
-                                         std::optional<std::uint64_t> count_tolerance,
-                                         double time_tolerance);
+                                         const BaselineRules& rules);
 
 }  // namespace iobench

@@ -103,49 +103,71 @@ std::vector<std::string> config_changes(const Baseline& before, const RunRecord&
   return changes;
 }
 
-/// A count before and after: "=", "+N" or "-N", a regression beyond `slack`.
+/// How counts are judged: `slack` calls either way are no change; below it, fewer calls are
+/// an improvement, which fails only when `exact`.
+struct CountRule {
+  std::uint64_t slack = 0;
+  bool exact = false;
+};
+
+/// A count before and after: a regression above `rule.slack`, an improvement below it.
 BaselineDiff count_diff(const std::string& strategy, const std::string& metric,
                         std::optional<std::uint64_t> was, std::optional<std::uint64_t> is,
-                        std::uint64_t slack) {
+                        const CountRule& rule) {
   // Unsigned both ways: no count is too large to subtract exactly.
-  const std::uint64_t distance = !was || !is ? 0 : *is > *was ? *is - *was : *was - *is;
+  const bool up = was && is && *is > *was && *is - *was > rule.slack;
+  const bool down = was && is && *was > *is && *was - *is > rule.slack;
   return {.strategy = strategy,
           .metric = metric,
           .kind = BaselineDiff::Kind::kCount,
           .count_before = was,
           .count_after = is,
-          .regression = distance > slack};
+          .regression = up,
+          .improvement = down,
+          .failed = up || (down && rule.exact)};
 }
 
-/// Every file whose count changed, one appeared or one is gone: "file out.txt".
+/// Every file either side has, one per path: "file out.txt" (0 where a side has none).
 void file_diffs(const std::string& row,
                 const std::map<std::string, std::optional<std::uint64_t>>& was,
-                const std::map<std::string, std::uint64_t>& is, std::uint64_t slack,
+                const std::map<std::string, std::uint64_t>& is, const CountRule& rule,
                 std::vector<BaselineDiff>& diffs) {
   std::map<std::string, std::uint64_t> paths = is;
   for (const auto& [path, n] : was) paths.try_emplace(path, 0);
   for (const auto& [path, n] : paths) {
     const auto it = was.find(path);
     const std::optional<std::uint64_t> before = it == was.end() ? 0 : it->second;
-    if (before != n) diffs.push_back(count_diff(row, "file " + path, before, n, slack));
+    diffs.push_back(count_diff(row, "file " + path, before, n, rule));
   }
 }
 
-/// One row's differences: its status, write_calls, every syscall (and file) whose count
-/// changed, and its median time.
-void row_diffs(const BaselineRow& b, const ComparedRow& row, std::uint64_t slack,
+/// Every syscall either side counts (0 where a side has none).
+void syscall_diffs(const std::string& row, const BaselineRow& b, const TraceResult& trace,
+                   const CountRule& rule, std::vector<BaselineDiff>& diffs) {
+  std::map<std::string, std::uint64_t> calls;
+  for (const auto& [name, st] : trace.syscalls) calls[name] = st.calls;
+  for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
+  for (const auto& [name, n] : calls) {
+    const auto it = b.syscall_calls.find(name);
+    const std::optional<std::uint64_t> was = it == b.syscall_calls.end() ? 0 : it->second;
+    diffs.push_back(count_diff(row, name, was, n, rule));
+  }
+}
+
+/// One row's values: its status, write_calls, every syscall and file, and its median time.
+void row_diffs(const BaselineRow& b, const ComparedRow& row, const CountRule& rule,
                double time_tolerance, std::vector<BaselineDiff>& diffs) {
   const StrategyResult& r = *row.result;
   const std::string& name = row.name;
-  if (b.status != to_string(r.status)) {
-    diffs.push_back(
-        {.strategy = name,
-         .metric = "status",
-         .kind = BaselineDiff::Kind::kStatus,
-         .status_before = b.status,
-         .status_after = to_string(r.status),
-         .regression = r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout});
-  }
+  const bool worse = b.status != to_string(r.status) &&
+                     (r.status == ResultStatus::kFailed || r.status == ResultStatus::kTimeout);
+  diffs.push_back({.strategy = name,
+                   .metric = "status",
+                   .kind = BaselineDiff::Kind::kStatus,
+                   .status_before = b.status,
+                   .status_after = to_string(r.status),
+                   .regression = worse,
+                   .failed = worse});
   if (r.trace && !r.trace->lost.empty()) {
     // Its backend had no room for some calls: every count below may be short of the truth.
     diffs.push_back({.strategy = name,
@@ -153,62 +175,51 @@ void row_diffs(const BaselineRow& b, const ComparedRow& row, std::uint64_t slack
                      .kind = BaselineDiff::Kind::kStatus,
                      .status_before = "complete",
                      .status_after = "incomplete",
-                     .regression = true});
+                     .regression = true,
+                     .failed = true});
   }
   if (b.write_calls || r.write_calls)
-    diffs.push_back(count_diff(name, "write_calls", b.write_calls, r.write_calls, slack));
-  if (b.file_calls && row.file_calls)
-    file_diffs(name, *b.file_calls, *row.file_calls, slack, diffs);
-  if (r.trace && r.trace->available) {
-    std::map<std::string, std::uint64_t> calls;
-    for (const auto& [name, st] : r.trace->syscalls) calls[name] = st.calls;
-    for (const auto& [name, n] : b.syscall_calls) calls.try_emplace(name, 0);
-    for (const auto& [name, n] : calls) {
-      const auto it = b.syscall_calls.find(name);
-      const std::optional<std::uint64_t> was = it == b.syscall_calls.end() ? 0 : it->second;
-      if (was == n) continue;  // unchanged syscalls would only repeat write_calls
-      diffs.push_back(count_diff(row.name, name, was, n, slack));
-    }
-  }
+    diffs.push_back(count_diff(name, "write_calls", b.write_calls, r.write_calls, rule));
+  if (b.file_calls && row.file_calls) file_diffs(name, *b.file_calls, *row.file_calls, rule, diffs);
+  if (r.trace && r.trace->available) syscall_diffs(name, b, *r.trace, rule, diffs);
   if (b.time_median_ns && r.status == ResultStatus::kOk && !r.time_ns.samples.empty()) {
     const double was = *b.time_median_ns, is = r.time_ns.median;
     // was > 0 (parse_baseline refuses anything else), but may be tiny: the ratio may be inf.
-    const double ratio = is / was;
+    const bool slower = is / was - 1 > time_tolerance;
     diffs.push_back({.strategy = name,
                      .metric = "time (median)",
                      .kind = BaselineDiff::Kind::kTime,
                      .time_before_ns = was,
                      .time_after_ns = is,
-                     .regression = ratio - 1 > time_tolerance});
+                     .regression = slower,
+                     .failed = slower});
   }
 }
 
 }  // namespace
 
 BaselineComparison compare_with_baseline(const Baseline& before, const RunRecord& after,
-                                         std::optional<std::uint64_t> count_tolerance,
-                                         double time_tolerance) {
+                                         const BaselineRules& rules) {
   std::vector<std::string> ran;
   ran.reserve(after.results.size());
   for (const auto& r : after.results) ran.push_back(r.strategy);
   check_comparable(before, after.lines, ran);
 
-  BaselineComparison cmp;
-  cmp.config_changes = config_changes(before, after);
   std::vector<ComparedRow> rows;
   for (const auto& r : after.results) rows.push_back({r.strategy, &r, std::nullopt});
-  cmp.diffs = compare_rows(before, rows, count_tolerance, time_tolerance);
+  BaselineComparison cmp = compare_rows(before, rows, rules);
+  cmp.config_changes = config_changes(before, after);
   return cmp;
 }
 
-std::vector<BaselineDiff> compare_rows(const Baseline& before,
-                                       const std::vector<ComparedRow>& after,
-                                       std::optional<std::uint64_t> count_tolerance,
-                                       double time_tolerance) {
-  std::vector<BaselineDiff> diffs;
+BaselineComparison compare_rows(const Baseline& before, const std::vector<ComparedRow>& after,
+                                const BaselineRules& rules) {
+  BaselineComparison cmp;
+  cmp.exact_counts = rules.exact_counts || before.exact_counts;
+  const CountRule rule{.slack = rules.count_tolerance.value_or(0), .exact = cmp.exact_counts};
   for (const ComparedRow& row : after)
-    row_diffs(before.rows.at(row.name), row, count_tolerance.value_or(0), time_tolerance, diffs);
-  return diffs;
+    row_diffs(before.rows.at(row.name), row, rule, rules.time_tolerance, cmp.diffs);
+  return cmp;
 }
 
 }  // namespace iobench

@@ -70,17 +70,13 @@ void check_comparable(const Baseline& before, BaselineKind kind,
 
 BaselineComparison compare_programs(const Baseline& before, const std::vector<std::string>& names,
                                     const std::vector<StrategyResult>& results,
-                                    const std::string& dir,
-                                    std::optional<std::uint64_t> count_tolerance,
-                                    double time_tolerance) {
+                                    const std::string& dir, const BaselineRules& rules) {
   std::vector<ComparedRow> rows;
   for (std::size_t i = 0; i < results.size() && i < names.size(); ++i) {
     const StrategyResult& r = results[i];
     rows.push_back({names[i], &r, r.trace ? file_write_calls(*r.trace, dir) : std::nullopt});
   }
-  BaselineComparison cmp;
-  cmp.diffs = compare_rows(before, rows, count_tolerance, time_tolerance);
-  return cmp;
+  return compare_rows(before, rows, rules);
 }
 
 }  // namespace iobench

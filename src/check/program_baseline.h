@@ -43,8 +43,6 @@ void check_comparable(const Baseline& before, BaselineKind kind,
 /// their files are counted relative to `dir`, where they ran.
 BaselineComparison compare_programs(const Baseline& before, const std::vector<std::string>& names,
                                     const std::vector<StrategyResult>& results,
-                                    const std::string& dir,
-                                    std::optional<std::uint64_t> count_tolerance,
-                                    double time_tolerance);
+                                    const std::string& dir, const BaselineRules& rules);
 
 }  // namespace iobench

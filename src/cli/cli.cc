@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "base/error.h"
+#include "cli/baseline_flags.h"
 #include "cli/cli_values.h"
 #include "cli/flag_groups.h"
 #include "cli/help_format.h"
@@ -258,13 +259,25 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (bench.version) return VersionCommand{};
   if (bench.list) return ListCommand{};
   if (*sweep) return words_command(*sweep, true);
-  if (*compare) return words_command(*compare, false);
+  if (*compare) {
+    Command command = words_command(*compare, false);
+    std::vector<std::string> words = {argv[0], "compare"};
+    for (const std::string& w : compare->remaining()) words.push_back(w);
+    if (auto* o = std::get_if<CompareOptions>(&command))
+      o->baseline.update_command = baseline_update_command(words, 2);
+    return command;
+  }
   if (*trace) {
     if (!trace_first) throw Error(kTraceFirst);
-    return trace_flags.options(trace_words.command);
+    TraceCommandOptions o = trace_flags.options(trace_words.command);
+    std::vector<std::string> words = {argv[0], "trace"};
+    words.insert(words.end(), trace_words.options.begin(), trace_words.options.end());
+    o.baseline.update_command = baseline_update_command(words, 2, trace_words.command);
+    return o;
   }
   BenchOptions options = bench.options();
   options.bare = argc <= 1;
+  options.baseline.update_command = baseline_update_command({argv, argv + argc}, 1);
   return options;
 }
 

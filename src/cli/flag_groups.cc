@@ -280,7 +280,9 @@ std::vector<OutputPath> CheckFlags::files() const {
   return {{"--export-junit", export_junit_}, {"--save-baseline", baseline_->save()}};
 }
 
-ProgramBaselineOptions CheckFlags::baseline(std::vector<OutputPath> outputs) const {
+bool CheckFlags::compares() const { return !baseline_->compare_with().empty(); }
+
+BaselineOptions CheckFlags::baseline(std::vector<OutputPath> outputs) const {
   // --save-baseline first, as a run always named it.
   outputs.insert(outputs.begin(), {"--save-baseline", baseline_->save()});
   outputs.emplace_back("--export-junit", export_junit_);
@@ -301,15 +303,11 @@ void CheckFlags::apply(BenchOptions& o) const {
     throw Error("--baseline and --save-baseline take one --dir");
   o.expectations = expectations(o.strategies, o.run.tracer.trace_all);
   o.export_junit = export_junit_;
-  const ProgramBaselineOptions b = baseline({{"--export-json", o.export_json},
-                                             {"--export-csv", o.export_csv},
-                                             {"--export-markdown", o.export_markdown},
-                                             {"--plot", o.plot}});
-  o.baseline = b.compare_with;
-  o.save_baseline = b.save;
+  o.baseline = baseline({{"--export-json", o.export_json},
+                         {"--export-csv", o.export_csv},
+                         {"--export-markdown", o.export_markdown},
+                         {"--plot", o.plot}});
   check_files();
-  o.count_tolerance = b.count_tolerance;
-  o.time_tolerance = b.time_tolerance;
 }
 
 }  // namespace iobench

@@ -138,7 +138,8 @@ struct OutputFlags {
 class BaselineFlags;
 
 /// --expect (not compare's), --export-junit and the baselines (cli/baseline_flags.h):
-/// --baseline, --save-baseline, --count-tolerance and, with timed runs, --time-tolerance.
+/// --baseline, --save-baseline, --count-tolerance, --exact-counts and, with timed runs,
+/// --time-tolerance.
 /// `trace` checks one command: no strategies, no --time-tolerance, only what `iobench
 /// trace` measures; `compare` checks its commands against a baseline alone.
 class CheckFlags {
@@ -163,7 +164,9 @@ class CheckFlags {
   void apply(BenchOptions& o) const;
   /// trace's and compare's baselines; `outputs`: the command's other output files, none of
   /// which may be the --baseline.
-  ProgramBaselineOptions baseline(std::vector<OutputPath> outputs) const;
+  BaselineOptions baseline(std::vector<OutputPath> outputs) const;
+  /// Whether a --baseline is given: the run has a check besides its --expect.
+  bool compares() const;
 
  private:
   For for_;

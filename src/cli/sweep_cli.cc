@@ -138,9 +138,9 @@ SweepOptions parse_sweep(const std::vector<std::string>& args) {
     throw Error("sweep: --plot takes one --dir (run the sweep once per directory)");
   if (first.format == OutputFormat::kCsv || first.format == OutputFormat::kMarkdown)
     throw Error("sweep: --format must be table or json");
-  if (!first.expectations.empty() || !first.baseline.empty() || !first.save_baseline.empty() ||
-      !first.export_json.empty() || !first.export_csv.empty() || !first.export_markdown.empty() ||
-      !first.export_junit.empty())
+  if (!first.expectations.empty() || !first.baseline.compare_with.empty() ||
+      !first.baseline.save.empty() || !first.export_json.empty() || !first.export_csv.empty() ||
+      !first.export_markdown.empty() || !first.export_junit.empty())
     throw Error(
         "sweep: --expect, baselines and --export-* belong to single runs; "
         "use --format json for the sweep's data");

@@ -28,13 +28,14 @@ CLI::App* TraceFlags::add(CLI::App& app) {
   trace->footer(
       "COMMAND gets every word after the first -- (or from the first word that is not\n"
       "an option) unchanged. The table goes to stderr and JSON to stdout; -o FILE puts\n"
-      "either in FILE instead. When every --expect asks for a count, the run counts\n"
-      "only (as --count-only: no calibration, one stop per call); --latency or\n"
-      "--time-all times it. Exits with COMMAND's status (128+N if signal N killed it),\n"
-      "124 when --timeout fired, 126 when COMMAND cannot be executed (no execute bit,\n"
-      "no #! interpreter), 127 when it is not found. When it exited 0: 1 an --expect\n"
-      "or the --baseline failed, 4 an output could not be written (the report, an\n"
-      "export, a baseline).");
+      "either in FILE instead. When every check asks for counts (each --expect, and a\n"
+      "--baseline, which compares counts), the run counts only (as --count-only: no\n"
+      "calibration, one stop per call); --latency or --time-all times it. Exits with\n"
+      "COMMAND's status (128+N if signal N killed it), 124 when --timeout fired, 126\n"
+      "when COMMAND cannot be executed (no execute bit, no #! interpreter), 127 when it\n"
+      "is not found. When it exited 0: 1 an --expect or the --baseline failed (a count\n"
+      "above it; below it too with --exact-counts), 4 an output could not be written\n"
+      "(the report, an export, a baseline).");
   trace->add_option("--format", format_, "The report as a table or JSON (default table)")
       ->type_name(choices(format_words(true)));
   trace->add_flag("--per-process", o_.per_process, "Also a table per process");
@@ -53,13 +54,14 @@ CLI::App* TraceFlags::add(CLI::App& app) {
                    "The program's name in a baseline (default: COMMAND's last path component)")
       ->type_name("NAME");
   tracer_.add(*trace);
-  trace->add_flag("--latency", latency_, "Time the calls even when every --expect is a count");
+  trace->add_flag("--latency", latency_, "Time the calls even when every check is a count");
   return trace;
 }
 
 TracerFlags TraceFlags::tracer_options(const std::vector<Expectation>& checks) const {
   TracerFlags flags = tracer_;
-  if (flags.count_only || flags.time_all || latency_ || checks.empty()) return flags;
+  if (flags.count_only || flags.time_all || latency_) return flags;
+  if (checks.empty() && !check_.compares()) return flags;  // no check: the table times the calls
   // Count mode sees no call's return and times nothing, on every backend (measures()).
   const TraceMeasures counted = measures(*fallback_backend().traits, TraceMode::kCount);
   flags.count_only = std::all_of(checks.begin(), checks.end(),

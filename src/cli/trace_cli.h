@@ -24,9 +24,10 @@ class TraceFlags {
   TraceCommandOptions options(std::vector<std::string> command) const;
 
  private:
-  /// The tracer's flags, in count mode for a check that only counts (README "iobench
-  /// trace"): there are checks, count mode judges every one (judged_by: no time, no bytes),
-  /// and nothing asks for times (--time-all, --latency).
+  /// The tracer's flags, in count mode for checks that only count (README "iobench
+  /// trace"): there are checks (an --expect, or a --baseline, which compares counts alone),
+  /// count mode judges every --expect (judged_by: no time, no bytes), and nothing asks for
+  /// times (--time-all, --latency).
   TracerFlags tracer_options(const std::vector<Expectation>& checks) const;
 
   TraceCommandOptions o_;  // the fields CLI11 fills directly (-o, --export-json, ...)

@@ -12,6 +12,7 @@
 #include "check/baseline.h"
 #include "commands/baseline_report.h"
 #include "commands/report_setup.h"
+#include "report/baseline_doc.h"
 #include "report/dirs.h"
 #include "report/junit.h"
 #include "report/live_table.h"
@@ -29,9 +30,8 @@ namespace {
 /// The comparison with the baseline (commands/baseline_report.h). False on a regression.
 bool report_baseline(const Baseline& baseline, const BenchOptions& o, const RunRecord& rep,
                      std::vector<JUnitCase>& junit) {
-  const BaselineComparison cmp =
-      compare_with_baseline(baseline, rep, o.count_tolerance, o.time_tolerance);
-  return report_comparison(cmp, o.format == OutputFormat::kTable, junit);
+  const BaselineComparison cmp = compare_with_baseline(baseline, rep, o.baseline.rules);
+  return report_comparison(cmp, o.baseline, o.format == OutputFormat::kTable, junit);
 }
 
 /// What bare `iobench` is about to run, in one line that fits 80 columns.
@@ -45,8 +45,8 @@ std::string announcement(const BenchOptions& o) {
 int run_bench(const BenchOptions& o) {
   // Read the baseline first: a bad one is a usage error, found before anything runs.
   std::optional<Baseline> baseline;
-  if (!o.baseline.empty()) {
-    baseline = load_baseline(o.baseline);
+  if (!o.baseline.compare_with.empty()) {
+    baseline = load_baseline(o.baseline.compare_with);
     check_comparable(*baseline, o);
   }
 
@@ -77,9 +77,10 @@ int run_bench(const BenchOptions& o) {
   }
   live.clear();
   write_exports(o.export_json, o.export_csv, o.export_markdown, rep, pres, ExportPass::kFinal);
-  if (!o.save_baseline.empty())
-    write_output(o.save_baseline, render_json(rep), "--save-baseline: ");
   progress.finish();
+  if (!o.baseline.save.empty())
+    save_baseline(o.baseline.save, render_baseline_document(render_json(rep), BaselineKind::kRun,
+                                                            {}, o.baseline.rules.exact_counts));
   write_stdout(screen_sized(
       o.notes, pres, [&](const Presentation& p) { return render_by_dir(o.format, rep, p); }));
   print_noise_note(noise_note(rep));

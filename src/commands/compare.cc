@@ -2,6 +2,8 @@
 // then the table (or JSON), the plot and the baseline comparison.
 #include "commands/compare.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <memory>
@@ -61,7 +63,9 @@ int run_compare(const CompareOptions& o) {
   const bool passed = compare_baseline(o, baseline, rep, junit);
   // Written whatever the verdicts: a regression is exactly what a CI dashboard must show.
   if (!o.export_junit.empty())
-    write_output(o.export_junit, render_junit("iobench compare", junit), "--export-junit: ");
+    write_output(o.export_junit,
+                 render_junit(fmt::format("iobench compare {}", fmt::join(names, " ")), junit),
+                 "--export-junit: ");
   for (const auto& r : rep.results)
     if (r.status != ResultStatus::kOk) return output_exit_status(kExitRunFailed);
   return output_exit_status(passed ? kExitOk : kExitCheckFailed);

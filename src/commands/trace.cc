@@ -93,10 +93,12 @@ int run_trace(const TraceCommandOptions& o) {
   std::vector<ExpectationOutcome> verdicts;
   if (ran) verdicts = check_expectations(o.expectations, rep.trace);
   bool passed = report_expectations(verdicts, false);
-  std::vector<JUnitCase> junit = junit_cases(verdicts);
+  // Each case and the suite named after the program: two traces in one CI job stay apart.
+  std::vector<JUnitCase> junit = junit_cases(verdicts, o.name);
   if (ran && !trace_baseline(o, baseline, rep, junit)) passed = false;
   if (!o.export_junit.empty())
-    write_output(o.export_junit, render_junit("iobench trace", junit), "--export-junit: ");
+    write_output(o.export_junit, render_junit("iobench trace " + o.name, junit),
+                 "--export-junit: ");
   if (!rep.error.empty())
     fmt::print(stderr, "iobench: error: trace: {}\n", escape_text(rep.error));  // names the command
   if (!ran) return kExitCannotRun;  // found, but exec refused it (README "Exit status")

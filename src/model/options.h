@@ -43,6 +43,24 @@ struct RunSettings {
   std::optional<std::chrono::nanoseconds> timeout;  // per run
 };
 
+/// How a run is held to its baseline: --count-tolerance, --time-tolerance, --exact-counts.
+struct BaselineRules {
+  std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default none
+  double time_tolerance = 0.25;                  // a median may be this much slower
+  /// A count below its baseline fails too; by default it is an improvement and passes.
+  bool exact_counts = false;
+};
+
+/// --save-baseline, --baseline and their rules, as the run, `trace` and `compare` take them
+/// (a trace's or compare's rows are programs, named as check/program_baseline.h says).
+struct BaselineOptions {
+  std::string save, compare_with;  // --save-baseline, --baseline
+  BaselineRules rules;
+  /// This command line with --baseline FILE as --save-baseline FILE (and no other
+  /// --save-baseline), as words: what saves the run's counts as the new baseline.
+  std::vector<std::string> update_command;
+};
+
 struct BenchOptions {
   std::vector<const Strategy*> strategies;
   StrategyParams params;
@@ -56,9 +74,7 @@ struct BenchOptions {
   // Written after every strategy, so a later crash loses nothing (hyperfine's exports).
   std::string export_json, export_csv, export_markdown;
   std::string export_junit;  // every --expect and baseline comparison as a JUnit test case
-  std::string save_baseline, baseline;
-  std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
-  double time_tolerance = 0.25;                  // a median may be this much slower
+  BaselineOptions baseline;
   // Presentation: the table's colour and order, and a chart (gnuplot: SVG, PNG or PDF) of the
   // results.
   ColorMode color = ColorMode::kAuto;
@@ -68,14 +84,6 @@ struct BenchOptions {
   std::string plot;
   bool latency = false;  // p50/p99/max columns; --plot draws the latency CDFs
   bool bare = false;     // no word given: the run first says what it is about to do
-};
-
-/// --save-baseline, --baseline and the tolerances of `trace` and `compare` (a run keeps its
-/// own in BenchOptions): the rows are programs, named as check/program_baseline.h says.
-struct ProgramBaselineOptions {
-  std::string save, compare_with;                // --save-baseline, --baseline
-  std::optional<std::uint64_t> count_tolerance;  // calls a count may differ by; default exact
-  double time_tolerance = 0.25;                  // compare: a median may be this much slower
 };
 
 /// `iobench trace -- CMD`: one run of one command, counted; no timed runs.
@@ -90,7 +98,7 @@ struct TraceCommandOptions {
   std::string export_json;   // also the iobench-trace/1 document here
   std::string export_junit;  // every --expect and baseline comparison as a JUnit test case
   std::string name;          // the program's name in a baseline: --name, else argv[0]'s last part
-  ProgramBaselineOptions baseline;
+  BaselineOptions baseline;
 };
 
 /// One program of `iobench compare`.
@@ -115,7 +123,7 @@ struct CompareOptions {
   std::string plot;
   std::string export_json, export_csv, export_markdown;  // rewritten after every command
   std::string export_junit;  // every baseline comparison as a JUnit test case
-  ProgramBaselineOptions baseline;
+  BaselineOptions baseline;
 };
 
 /// `iobench sweep`: one full bench run per value of one knob (or --lines).

@@ -35,12 +35,33 @@ std::string count_change(std::optional<std::uint64_t> was, std::optional<std::ui
   return distance == 0 ? "=" : fmt::format("{}{}", *is > *was ? '+' : '-', distance);
 }
 
+/// Whether the table shows a value: every write_calls and median, anything else when it
+/// changed (an unchanged syscall or file would only repeat write_calls).
+bool shown(const BaselineDiff& d) {
+  switch (d.kind) {
+    case BaselineDiff::Kind::kStatus:
+      return d.status_before != d.status_after;
+    case BaselineDiff::Kind::kTime:
+      return true;
+    case BaselineDiff::Kind::kCount:
+      break;
+  }
+  return d.metric == "write_calls" || d.count_before != d.count_after;
+}
+
+/// The word beside a row: what the change means for the check.
+const char* verdict(const BaselineDiff& d) {
+  if (d.regression) return "  REGRESSION";
+  if (d.improvement) return d.failed ? "  CHANGED" : "  improved";
+  return "";
+}
+
 }  // namespace
 
 BaselineCells baseline_cells(const BaselineDiff& d) {
   switch (d.kind) {
     case BaselineDiff::Kind::kStatus:
-      return {d.status_before, d.status_after, "changed"};
+      return {d.status_before, d.status_after, d.status_before == d.status_after ? "=" : "changed"};
     case BaselineDiff::Kind::kTime:
       return {show_time(d.time_before_ns), show_time(d.time_after_ns),
               show_change(d.time_after_ns / d.time_before_ns)};
@@ -64,13 +85,17 @@ std::string render_comparison(const BaselineComparison& cmp) {
     out += ")";
   }
   out += "\n";
+  std::vector<const BaselineDiff*> rows;
+  for (const auto& d : cmp.diffs)
+    if (shown(d)) rows.push_back(&d);
   std::vector<BaselineCells> cells;
-  for (const auto& d : cmp.diffs) cells.push_back(baseline_cells(d));
+  cells.reserve(rows.size());
+  for (const BaselineDiff* d : rows) cells.push_back(baseline_cells(*d));
   std::size_t w0 = 8, w1 = 6, w2 = 6, w3 = 5;
   // A name may come from the baseline file or a compare -n: shown as the tables show it.
   auto metric = [](const BaselineDiff& d) { return escape_text(d.strategy + "." + d.metric); };
-  for (std::size_t i = 0; i < cmp.diffs.size(); ++i) {
-    w0 = std::max(w0, display_width(metric(cmp.diffs[i])));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    w0 = std::max(w0, display_width(metric(*rows[i])));
     w1 = std::max(w1, display_width(cells[i].before));
     w2 = std::max(w2, display_width(cells[i].after));
     w3 = std::max(w3, display_width(cells[i].change));
@@ -81,13 +106,37 @@ std::string render_comparison(const BaselineComparison& cmp) {
   };
   out += pad("metric", w0, false) + "  " + pad("before", w1, true) + "  " + pad("after", w2, true) +
          "  " + pad("change", w3, true) + "\n";
-  for (std::size_t i = 0; i < cmp.diffs.size(); ++i) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
     const BaselineCells& c = cells[i];
-    out += pad(metric(cmp.diffs[i]), w0, false) + "  " + pad(c.before, w1, true) + "  " +
-           pad(c.after, w2, true) + "  " + pad(c.change, w3, true);
-    if (cmp.diffs[i].regression) out += "  REGRESSION";
-    out += "\n";
+    out += pad(metric(*rows[i]), w0, false) + "  " + pad(c.before, w1, true) + "  " +
+           pad(c.after, w2, true) + "  " + pad(c.change, w3, true) + verdict(*rows[i]) + "\n";
   }
+  return out;
+}
+
+std::string baseline_summary(const Baseline& b) {
+  constexpr std::size_t kMostValues = 12;  // one line, not a second table
+  std::size_t listed = 0, more = 0;
+  auto add = [&](std::string& row, const std::string& value) {
+    if (listed == kMostValues) {
+      ++more;
+      return;
+    }
+    row += (row.back() == ':' ? " " : ", ") + value;
+    ++listed;
+  };
+  std::string out;
+  for (const std::string& name : b.order) {
+    const BaselineRow& r = b.rows.at(name);
+    std::string row = name + ":";
+    add(row, "write_calls " + show(r.write_calls));
+    for (const auto& [sys, n] : r.syscall_calls) add(row, sys + " " + show(n));
+    if (r.file_calls)
+      for (const auto& [path, n] : *r.file_calls) add(row, "file " + path + " " + show(n));
+    if (r.time_median_ns) add(row, "time (median) " + show_time(*r.time_median_ns));
+    if (row.back() != ':') out += (out.empty() ? "" : "; ") + row;
+  }
+  if (more > 0) out += fmt::format(" and {} more", more);
   return out;
 }
 

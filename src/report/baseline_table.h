@@ -1,6 +1,7 @@
 // The baseline comparison as a person reads it (check/baseline.h compares; this shows):
-// "baseline comparison", the changed configuration, then one aligned row per compared value
-// (metric, before, after, change), REGRESSION beside each that regressed.
+// "baseline comparison", the changed configuration, then one aligned row per value that
+// changed, and every write_calls and median (metric, before, after, change), REGRESSION
+// beside each that regressed, "improved" beside a count that fell (CHANGED with exact counts).
 #pragma once
 
 #include <string>
@@ -22,5 +23,10 @@ std::string baseline_diff_line(const BaselineDiff& d);
 
 /// The comparison's table, starting with an empty line (it follows the results).
 std::string render_comparison(const BaselineComparison& cmp);
+
+/// What a saved baseline holds, in one line, each value named as the comparison names it:
+/// "prog: write_calls 1,000, write 1,002, file out.txt 1,000"; rows after "; ", at most
+/// twelve values and then how many more, unescaped.
+std::string baseline_summary(const Baseline& b);
 
 }  // namespace iobench

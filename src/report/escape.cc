@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <cstring>
 
 #include "report/code_points.h"
 
@@ -111,6 +114,25 @@ std::string replace_invalid_utf8(std::string_view s) {
       out += s.substr(i, n);
       i += n;
     }
+  }
+  return out;
+}
+
+std::string shell_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) {
+    const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) ||
+             (c != '\0' && std::strchr("_-./:=,@%+", c) != nullptr);
+    });
+    if (!out.empty()) out += ' ';
+    if (plain) {
+      out += w;
+      continue;
+    }
+    out += '\'';
+    for (const char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
   }
   return out;
 }

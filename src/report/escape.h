@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace iobench {
 
@@ -27,6 +28,11 @@ std::string escape_text(std::string_view s);
 /// `s` with each byte that is not part of valid UTF-8 replaced by U+FFFD (the replacement
 /// character); valid UTF-8 is kept as it is.
 std::string replace_invalid_utf8(std::string_view s);
+
+/// `words` as one command line a POSIX shell reads back as the same words: a word of only
+/// letters, digits and `_-./:=,@%+` as it is, any other in single quotes (a `'` as `'\''`).
+/// Not escaped for a terminal: escape_text the line where it is printed.
+std::string shell_words(const std::vector<std::string>& words);
 
 /// The length of the well-formed UTF-8 sequence that starts at s[i] (1 for ASCII), or 0 when
 /// the byte there does not start one.

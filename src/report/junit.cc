@@ -53,10 +53,12 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
-std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcomes) {
+std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcomes,
+                                   const std::string& program) {
   std::vector<JUnitCase> out;
   for (const auto& o : outcomes) {
-    JUnitCase c{"iobench.expect", o.check, !o.passed, "", o.line};
+    const std::string name = program.empty() ? o.check : program + "." + o.check;
+    JUnitCase c{"iobench.expect", name, !o.passed, "", o.line, "expectation"};
     if (c.failed)
       c.message = fmt::format("{}, expected {}: {}", o.measured_text, o.expected, o.line);
     out.push_back(std::move(c));
@@ -67,13 +69,22 @@ std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcom
 std::vector<JUnitCase> junit_cases(const BaselineComparison& comparison) {
   std::vector<JUnitCase> out;
   for (const auto& d : comparison.diffs) {
-    JUnitCase c{"iobench.baseline", d.strategy + "." + d.metric, d.regression, "",
-                baseline_diff_line(d)};
-    if (c.failed) {
-      const BaselineCells cells = baseline_cells(d);
+    const std::string line = baseline_diff_line(d);
+    JUnitCase c{"iobench.baseline",
+                d.strategy + "." + d.metric,
+                d.failed,
+                "",
+                d.improvement ? line + ": improved" : line,
+                d.regression ? "regression" : "changed"};
+    const BaselineCells cells = baseline_cells(d);
+    if (d.regression)
       c.message = fmt::format("measured {}, expected {} within the tolerance: regression ({})",
                               cells.after, cells.before, cells.change);
-    }
+    else if (d.failed)
+      c.message = fmt::format(
+          "measured {}, expected exactly {}: improved ({}), and the counts "
+          "are exact (save the baseline again to accept it)",
+          cells.after, cells.before, cells.change);
     out.push_back(std::move(c));
   }
   return out;
@@ -95,10 +106,9 @@ std::string render_junit(const std::string& suite, const std::vector<JUnitCase>&
                          xml_escape(c.detail));
       continue;
     }
-    out += fmt::format(
-        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-        xml_escape(c.message), c.classname == "iobench.baseline" ? "regression" : "expectation",
-        xml_escape(c.detail));
+    out +=
+        fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                    xml_escape(c.message), xml_escape(c.type), xml_escape(c.detail));
   }
   out += "  </testsuite>\n</testsuites>\n";
   return out;

@@ -12,21 +12,28 @@
 namespace iobench {
 
 /// One test case: `classname` groups them (iobench.expect, iobench.baseline), `name` is the
-/// check as it reads; a failed one carries `message` (measured, expected, why) and `detail`.
+/// check as it reads, led by the row it checks; a failed one carries `message` (measured,
+/// expected, why), the failure's `type` (expectation, regression, changed) and `detail`.
 struct JUnitCase {
   std::string classname;
   std::string name;
   bool failed = false;
   std::string message;
   std::string detail;
+  std::string type{};
 };
 
-/// One case per verdict, named by the check ("buffered.write_calls <= 20").
-std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcomes);
-/// One case per compared value ("buffered.write_calls"), failed where it regressed.
+/// One case per verdict, named by the check ("buffered.write_calls <= 20"); `program`, when
+/// not empty, leads each name (trace's "writer.write_calls == 1000").
+std::vector<JUnitCase> junit_cases(const std::vector<ExpectationOutcome>& outcomes,
+                                   const std::string& program = "");
+/// One case per compared value ("buffered.write_calls"), failed where it failed the check:
+/// the same cases whether it passes or fails.
 std::vector<JUnitCase> junit_cases(const BaselineComparison& comparison);
 
 /// <testsuites><testsuite name=suite tests= failures=><testcase .../>...</testsuite></testsuites>
+/// `suite` names the command and what it ran ("iobench trace writer"), so that two checks
+/// of one CI job are two suites.
 std::string render_junit(const std::string& suite, const std::vector<JUnitCase>& cases);
 
 /// Text made safe for an XML attribute or element: & < > " ' escaped, and the control

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -83,9 +84,29 @@ TEST(IobenchApi, CountsTheWritesOfABufferedLogger) {
   ::unlink(path.c_str());
 }
 
-TEST(IobenchApi, AFunctionThatThrowsExitsWithStatusOne) {
+TEST(IobenchApi, AFunctionThatThrowsExitsWithStatusOneAndSaysWhat) {
+  const int line = __LINE__ + 1;  // where trace() was called: where an exception is reported
   iobench::Trace t = iobench::trace([] { throw std::runtime_error("boom"); });
   EXPECT_EQ(t.exit_status(), 1);
+  ASSERT_EQ(t.failures().size(), 1u);
+  EXPECT_TRUE(t.failures()[0].exception);
+  EXPECT_EQ(t.failures()[0].message, "boom");
+  EXPECT_EQ(t.failures()[0].line, line);
+}
+
+// Any test framework's glue, or the code itself, reports through report_failure; without
+// <iobench/gtest.h> nothing else fails the test, and failures() says what happened.
+TEST(IobenchApi, AFailureReportedInsideComesBack) {
+  iobench::Trace t = iobench::trace([] {
+    if (!iobench::report_failure("logger.cc", 7, "flushed twice")) std::abort();
+  });
+  EXPECT_EQ(t.exit_status(), 1);
+  ASSERT_EQ(t.failures().size(), 1u);
+  EXPECT_EQ(t.failures()[0].file, "logger.cc");
+  EXPECT_EQ(t.failures()[0].line, 7);
+  EXPECT_EQ(t.failures()[0].message, "flushed twice");
+  EXPECT_FALSE(t.failures()[0].exception);
+  EXPECT_FALSE(iobench::report_failure("logger.cc", 8, "outside: not recorded"));
 }
 
 }  // namespace
