@@ -53,6 +53,7 @@ add_custom_command(
   DEPENDS ${bpf_src} ${PROJECT_SOURCE_DIR}/src/tracer/bpf/clock_abi.h
           ${PROJECT_SOURCE_DIR}/src/tracer/bpf/kernel_types.h
           ${PROJECT_SOURCE_DIR}/src/tracer/bpf/file_names.bpf.h
+          ${PROJECT_SOURCE_DIR}/src/tracer/bpf/thread_rows.bpf.h
   COMMENT "BPF object syscall_clock.bpf.o"
   VERBATIM)
 add_custom_command(

@@ -38,6 +38,7 @@ int key_of(int nr, bool compat) noexcept { return nr + (compat ? CLOCK_NR_PER_AB
 /// Also returns, per key, whether the caller asked for it: the bias call is timed always.
 std::vector<bool> fill_config(const BpfClockConfig& config, BpfRodata& rodata) {
   std::fill(std::begin(rodata.fd_arg), std::end(rodata.fd_arg), -1);
+  rodata.direct_reads = config.direct_reads;
   if (config.trace_all) std::fill(std::begin(rodata.flags), std::end(rodata.flags), CLOCK_TRACED);
   std::vector<bool> reported(static_cast<std::size_t>(CLOCK_KEYS), config.trace_all);
   int slots = 0;
@@ -110,7 +111,9 @@ std::vector<BpfSyscallStats> collect_syscalls(BpfLoader& loader, const BpfRodata
                       .total_ns = static_cast<std::int64_t>(stat.total_ns),
                       .preempted_ns = static_cast<std::int64_t>(stat.preempted_ns),
                       .blocked_ns = static_cast<std::int64_t>(stat.blocked_ns),
-                      .own_ns = static_cast<std::int64_t>(stat.own_ns),
+                      .own_ns = stat.own_samples > 0 || stat.timed == 0
+                                    ? static_cast<std::int64_t>(stat.own_ns)
+                                    : -1,
                       .latency = std::nullopt};
     if (const int slot = rodata.hist_slot[key]; slot > 0) s.latency = loader.histogram(slot - 1);
     out.push_back(std::move(s));

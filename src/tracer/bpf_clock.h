@@ -28,6 +28,9 @@ class BpfLoader;
 
 /// True when this build has the kernel clock (CMake found libbpf, bpftool and clang).
 bool bpf_clock_built() noexcept;
+/// Whether this kernel lets the programs read its structures with plain loads (Linux 6.2's
+/// bpf_rdonly_cast), the faster sys_enter program (BpfClockConfig::direct_reads).
+bool bpf_direct_reads();
 /// Empty when the clock can load and attach here; else why not, for --version and a refusal
 /// ("built without the kernel clock: ...", "bpf: Operation not permitted (needs root ...)").
 /// Asks the kernel once per process, with a trivial program (about a millisecond); the real
@@ -48,6 +51,10 @@ inline constexpr int kBpfHistograms = 32;
 struct BpfClockConfig {
   std::vector<BpfSyscallSpec> syscalls;
   bool trace_all = false;  // also count and time every other syscall (no histogram)
+  // Read kernel structures with plain loads where the kernel can (Linux 6.2's
+  // bpf_rdonly_cast): false takes the per-field helper calls older kernels need (a test
+  // runs both).
+  bool direct_reads = true;
 };
 
 /// The write family of `table` (both ABIs), with histograms: the tracer's default set.
@@ -63,7 +70,8 @@ struct BpfSyscallStats {
   std::int64_t total_ns = 0;      // sys_enter to sys_exit, preempted time taken out
   std::int64_t preempted_ns = 0;  // what was taken out
   std::int64_t blocked_ns = 0;    // voluntarily off CPU (a real wait): in total_ns, not on CPU
-  std::int64_t own_ns = 0;        // the programs' own time for these calls (clock_abi.h): tracing's
+  std::int64_t own_ns = 0;        // the programs' own time for these calls (clock_abi.h), from a
+                                  // sample of them; -1 when none was sampled: tracing's
   std::optional<LatencyHistogram> latency;  // spec.histogram: every timed call
 };
 

@@ -23,6 +23,7 @@ struct BpfRodata {
   std::uint8_t flags[CLOCK_KEYS] = {};
   std::int8_t fd_arg[CLOCK_KEYS] = {};
   std::uint8_t hist_slot[CLOCK_KEYS] = {};
+  bool direct_reads = true;  // BpfClockConfig::direct_reads, where the kernel can
 };
 
 /// Why this build has no kernel clock; empty when it has one.

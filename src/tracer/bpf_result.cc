@@ -185,7 +185,7 @@ std::vector<std::string> lost_lines(const clock_lost& lost,
   };
   add_if(lost.processes, "processes not followed, their calls not counted", CLOCK_MAX_PROCESSES,
          "processes at once");
-  add_if(lost.threads, "calls of threads counted but neither timed nor filed", CLOCK_MAX_THREADS,
+  add_if(lost.threads, "threads not followed, their calls not counted", CLOCK_MAX_THREADS,
          "threads at once");
   add_if(lost.file_calls, "calls filed under no file", CLOCK_MAX_FILES,
          "(process, fd, file, syscall) entries");
@@ -219,7 +219,7 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
   r.timed_out = run.timed_out;
   if (mode == TraceMode::kTiming && bias.stretches > 0) {
     // Every traced call paid the programs' cost. Their own time (between their first and
-    // last timestamps) is measured in the run; the rest of the cost (the slow syscall path,
+    // last timestamps) is measured in the run, on a random sample of its calls; the rest of the cost (the slow syscall path,
     // their dispatch) is the stretches' (bpf_bias.cc), scaled by how much faster or slower
     // the same programs ran in the run than there: this VM's speed flips by ~40% between
     // stretches of 10 ms to 1 s, and unscaled it put 88 ns a call too much in one run of four.
@@ -232,9 +232,14 @@ TraceResult to_trace_result(const BpfClockRun& run, TraceMode mode, const BpfBia
       const double spread = writes ? bias.write_overhead_spread_ns : bias.overhead_spread_ns;
       const double own = writes ? bias.write_own_ns : bias.own_ns;
       const double calls = static_cast<double>(s.calls);
-      const double speed = own > 0 && s.calls > 0 ? static_cast<double>(s.own_ns) / calls / own : 1;
-      cost += static_cast<double>(s.own_ns) + std::max(0.0, overhead - own) * speed * calls;
+      // Too few calls for one sample of the programs' own time: the stretches' figure.
+      const double run_own = s.own_ns >= 0 ? static_cast<double>(s.own_ns) : own * calls;
+      const double speed = own > 0 && s.calls > 0 ? run_own / calls / own : 1;
+      cost += run_own + std::max(0.0, overhead - own) * speed * calls;
       ci += static_cast<double>(per_call_ci95_ns(s.calls, spread * speed, bias.stretches));
+      // The scaling by speed is a model (the dispatch slows as the programs do), not a
+      // measurement: what it moved the estimate by is part of the estimate's error.
+      ci += std::abs(speed - 1) * std::max(0.0, overhead - own) * calls;
     }
     r.tracing_cost_ns = std::llround(cost);
     if (run.waited_ns >= 0) r.cpu_wait_ns = run.waited_ns;

@@ -1,7 +1,11 @@
 // The kernel clock on real programs: exact counts, errors, bytes, every call timed, threads,
 // forks, the i386 ABI, and the file behind each write named by the kernel.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include "bpf_test_util.h"
 #include "tracer/bpf/clock_abi.h"
@@ -163,6 +167,111 @@ TEST(BpfClock, KeepsAnFsyncsWaitInItsTimeAndSaysSo) {
   EXPECT_GT(fsync->blocked_ns, 0);                     // a voluntary wait: counted apart...
   EXPECT_LE(fsync->blocked_ns, fsync->total_ns);       // ...and kept in the call's time
   EXPECT_EQ(files_of(r, dir.file("out")).size(), 2u);  // the writes and the fsync
+}
+
+// A thread other than the main one execs: the kernel gives it the process's pid, and its slot
+// (its state in the call, its sums for its rows) moves with it.
+TEST(BpfClock, AThreadThatExecsKeepsItsCountsAndItsExecIsTimed) {
+  SKIP_WITHOUT_BPF();
+  TempDir dir;
+  const std::string first = dir.file("first"), second = dir.file("second");
+  const auto r = run_under_bpf({PROGRAM_THREAD_EXEC, first, "200", PROGRAM_WRITER, second, "300"},
+                               write_family(true));
+  ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+  const auto* w = find_call(r, SYS_write);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->calls, 500u);
+  EXPECT_EQ(w->timed, 500u);
+  ASSERT_EQ(files_of(r, first).size(), 1u);
+  EXPECT_EQ(files_of(r, first)[0].calls, 200u);
+  ASSERT_EQ(files_of(r, second).size(), 1u);
+  EXPECT_EQ(files_of(r, second)[0].calls, 300u);
+  const auto* execve = find_call(r, SYS_execve);
+  ASSERT_NE(execve, nullptr);
+  EXPECT_EQ(execve->calls, 2u);  // the command's, and the thread's
+  EXPECT_EQ(execve->timed, 2u);  // the thread's returned under the process's pid
+  std::uint64_t rows = 0;
+  for (const auto& p : r.processes)
+    if (p.nr == SYS_write) {
+      rows += 1;
+      EXPECT_EQ(p.calls, 500u);
+      EXPECT_EQ(p.timed, 500u);
+    }
+  EXPECT_EQ(rows, 1u);
+}
+
+// The sums a thread keeps in its slot reach the tables when it exits; a process still running
+// when the clock stops (a cross-check's session) has them read from its slot.
+TEST(BpfClock, AProcessStillRunningWhenTheClockStopsHasEveryCallCounted) {
+  SKIP_WITHOUT_BPF();
+  TempDir dir;
+  const std::string out = dir.file("out");
+  const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  int go[2], ready[2];
+  ASSERT_EQ(::pipe2(go, O_CLOEXEC), 0);
+  ASSERT_EQ(::pipe2(ready, O_CLOEXEC), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {  // async-signal-safe calls only: the test process has threads
+    ::close(go[1]);
+    char c = 0;
+    if (::read(go[0], &c, 1) != 1) ::_exit(1);
+    for (int i = 0; i < 100; ++i)
+      if (::write(fd, "line 000000\n", kLineBytes) != kLineBytes) ::_exit(2);
+    if (::write(ready[1], "r", 1) != 1) ::_exit(3);
+    (void)::read(go[0], &c, 1);  // until the test closes it
+    ::_exit(0);
+  }
+  ::close(fd);
+  tracing::BpfClock clock(write_family());
+  clock.start(pid);
+  char c = 'g';
+  ASSERT_EQ(::write(go[1], &c, 1), 1);
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  const auto r = clock.stop();
+  ::close(go[1]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(bpf_calls(r, SYS_write), 101u);  // the lines and the pipe's byte
+  ASSERT_EQ(files_of(r, out).size(), 1u);
+  EXPECT_EQ(files_of(r, out)[0].calls, 100u);
+  EXPECT_EQ(files_of(r, out)[0].bytes, 100u * kLineBytes);
+  std::uint64_t filed = 0;  // the pipe's byte is its last call, still in its slot
+  for (const auto& f : r.files) filed += f.calls;
+  EXPECT_EQ(filed, 101u);
+  for (int end : {go[0], ready[0], ready[1]}) ::close(end);
+}
+
+// Kernels before 6.2 have no bpf_rdonly_cast: the sys_enter program that reads each field with
+// a helper call must count, time and name as the one with plain loads does.
+TEST(BpfClock, TheOlderKernelsReadsCountAndNameTheSame) {
+  SKIP_WITHOUT_BPF();
+  TempDir dir;
+  const std::string out = dir.file("out");
+  auto probed = write_family(true);
+  probed.direct_reads = false;
+  for (const auto& config : {write_family(true), probed}) {
+    tracing::BpfClock clock(config);
+    const auto r = run_under(clock, {PROGRAM_FORK_WRITER, out, "300"});
+    std::vector<std::string> loaded;  // the programs in the kernel
+    for (const auto& p : clock.program_costs()) loaded.push_back(p.name);
+    const bool probed_loaded =
+        std::find(loaded.begin(), loaded.end(), "clock_enter_probed") != loaded.end();
+    EXPECT_EQ(probed_loaded, !config.direct_reads || !tracing::bpf_direct_reads());
+    EXPECT_EQ(std::count(loaded.begin(), loaded.end(), "clock_enter"), probed_loaded ? 0 : 1);
+    ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+    EXPECT_EQ(bpf_calls(r, SYS_write), 900u) << config.direct_reads;
+    EXPECT_EQ(find_call(r, SYS_write)->timed, 900u) << config.direct_reads;
+    const auto parent = files_of(r, out), child = files_of(r, out + ".child");
+    ASSERT_EQ(parent.size(), 1u) << config.direct_reads;
+    ASSERT_EQ(child.size(), 1u) << config.direct_reads;
+    EXPECT_EQ(parent[0].calls, 300u);
+    EXPECT_EQ(child[0].calls, 600u);
+    EXPECT_EQ(parent[0].path, out) << config.direct_reads;
+    EXPECT_EQ(child[0].path, out + ".child") << config.direct_reads;
+    EXPECT_GT(bpf_calls(r, SYS_openat), 0u) << config.direct_reads;
+  }
 }
 
 }  // namespace

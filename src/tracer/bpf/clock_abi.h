@@ -58,9 +58,12 @@ struct clock_stat {
   clock_u64 total_ns;     /* entry to exit, preempted time taken out */
   clock_u64 preempted_ns; /* what was taken out */
   clock_u64 blocked_ns;   /* voluntarily off CPU inside the calls: part of total_ns */
-  clock_u64 own_ns;       /* the programs' own time for these calls, between their first
-                             and last timestamps: what tracing cost them, measured in the run */
+  clock_u64 own_ns;       /* the programs' own time, between their first and last
+                             timestamps, in the own_samples calls that took them */
+  clock_u64 own_samples;  /* about one call in CLOCK_OWN_EVERY, drawn at random: two
+                             timestamps cost as much as the rest of a call's work */
 };
+#define CLOCK_OWN_EVERY 8u
 
 struct clock_hist {
   clock_u64 buckets[CLOCK_BUCKETS];
@@ -108,7 +111,7 @@ struct clock_file_stat {
 /* What the maps had no room for (a bss global): each count that could have come out smaller. */
 struct clock_lost {
   clock_u64 processes;    /* forks not followed (tracked full): their calls not counted */
-  clock_u64 threads;      /* calls of threads with no slot (inflight full): not timed, filed */
+  clock_u64 threads;      /* threads not followed (threads full): their calls not counted */
   clock_u64 file_calls;   /* calls filed under no file (files full) */
   clock_u64 names;        /* files left unnamed (names full) */
   clock_u64 process_rows; /* calls counted under no process (procs full) */
@@ -161,6 +164,55 @@ struct clock_proc_stat {
   clock_u64 total_ns;
 };
 #define CLOCK_COMM_LEN 16
+
+/* A thread's running sums for one row of the files or the procs table. A thread adds its
+ * calls here, in its own slot, and to the shared row only when it moves to another row or
+ * exits, so that a thread writing one file over and over touches no shared map and takes no
+ * lock. User space adds the sums of the threads still alive when it reads (BpfLoader). */
+struct clock_file_tally {
+  struct clock_file_key key;
+  clock_u64 calls;
+  clock_u64 errors;
+  clock_u64 bytes;
+  clock_u64 total_ns;
+  clock_u32 row; /* key's row is in files: the sums belong to it */
+  clock_u32 pad;
+};
+struct clock_proc_tally {
+  struct clock_proc_key key;
+  struct clock_proc_stat sums;
+  clock_u32 row; /* key's row is in procs */
+  clock_u32 pad;
+};
+
+/* One per thread of the tree, from its fork (or a root's first call) to its exit, keyed by
+ * its global tid: being in the map is being traced. Reused call after call, so that nothing
+ * is allocated between the entry and the exit timestamps. */
+struct clock_thread {
+  clock_u64 start_ns;     /* 0 until the entry timestamp is taken */
+  clock_u64 off_at;       /* when it left the CPU inside the call, 0 while on CPU */
+  clock_u64 preempted_ns; /* preempted time inside this call: taken out */
+  clock_u64 blocked_ns;   /* voluntarily off CPU (a real wait): kept in, reported apart */
+  clock_u64 ino;
+  clock_u64 tag;    /* clock_file_key.tag */
+  clock_u64 filp;   /* the struct file the fd named at entry: its row named once, at exit */
+  clock_u64 own_ns; /* the enter program's own time, from its first timestamp to start_ns;
+                       0 in a call not sampled (clock_stat.own_samples) */
+  clock_u64 waited_ns;   /* runnable but off CPU, in calls or not: the thread's wait for a CPU */
+  clock_u64 waited_last; /* waited_ns at its last traced call's exit: none of its exit's waits */
+  clock_u32 dev;
+  clock_u32 key;
+  clock_s32 fd;
+  clock_u32 fflags;       /* clock_file_key.flags */
+  clock_u32 active;       /* between enter and exit of a traced call */
+  clock_u32 off_preempt;  /* off_at was a preemption, not a wait */
+  clock_u32 off_runnable; /* off_at left it runnable (preempted, in a call or in user space) */
+  clock_u32 tgid;         /* its process's tgid in iobench's namespace: the tables' key */
+  clock_u32 global_tgid;  /* the kernel's: a slot is only ever its own thread's */
+  clock_u32 pad;
+  struct clock_proc_tally proc;
+  struct clock_file_tally file;
+};
 
 /* The last SIGINT sent to a process of the tree, and who sent it as siginfo says (si_code,
  * si_pid): `trace` passes its first Ctrl-C on only when the command has not had the same. */

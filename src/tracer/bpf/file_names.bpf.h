@@ -1,5 +1,5 @@
 /* The files of the kernel clock (syscall_clock.bpf.c, which includes this after struct
- * inflight, syscall_arg and name_file): each (process, fd, file) named by its dentries the
+ * clock_thread, syscall_arg and name_file): each (process, fd, file) named by its dentries the
  * first time it is written to, and io_uring rings told apart as ptrace tells them
  * (tracer/session_files.cc). Part of that one program, not a program of its own. The loops
  * (a path's walk, a ring's SQEs) sit in global functions, which the verifier checks once
@@ -202,20 +202,21 @@ __attribute__((noinline)) int ring_submits_write(__u64 file) {
 }
 
 /* An io_uring_enter: kept apart as a writing ring once its ring submitted a write to a file. */
-static __always_inline void ring_check(struct inflight* s, struct pt_regs* regs, bool compat) {
-  if ((__u32)syscall_arg(regs, 3, compat) & IORING_ENTER_REGISTERED_RING) {
+static __always_inline void ring_check(struct clock_thread* s, struct pt_regs* regs, bool compat,
+                                       bool direct) {
+  if ((__u32)syscall_arg(regs, 3, compat, direct) & IORING_ENTER_REGISTERED_RING) {
     /* The fd indexes the ring's own table: nothing to look at; it counts, as it may write. */
     s->ino = 0;
     s->dev = 0;
     s->tag = 0;
-    s->file = 0;
+    s->filp = 0;
     s->fflags = CLOCK_FILE_REGISTERED_RING;
     return;
   }
-  if (!s->file || s->tag != RING_TAG) return;
+  if (!s->filp || s->tag != RING_TAG) return;
   struct clock_ring_id id = {.ino = s->ino, .dev = s->dev};
   if (!bpf_map_lookup_elem(&writing_rings, &id)) {
-    if (!ring_submits_write(s->file)) return;
+    if (!ring_submits_write(s->filp)) return;
     const __u8 one = 1;
     bpf_map_update_elem(&writing_rings, &id, &one, BPF_ANY);
   }

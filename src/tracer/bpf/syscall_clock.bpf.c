@@ -1,12 +1,17 @@
 /* The kernel clock: times every traced syscall of one process tree from sys_enter to
  * sys_exit, in the kernel, and keeps per-syscall totals, a latency histogram and per-file
- * totals in maps user space reads once, after the tree is gone (tracer/bpf_clock.h).
+ * and per-process totals in maps user space reads once, after the tree is gone
+ * (tracer/bpf_clock.h).
  *
  * Raw tracepoints only: fentry/fexit, tp_btf and kprobes do not load on every kernel we run
- * on, raw_tracepoint does. Between the entry timestamp (the last thing sys_enter does) and
- * the exit timestamp (the first thing sys_exit does) there is no map update or delete: the
- * thread's in-flight slot is created once and reused, so the interval holds the call and the
- * tracepoint dispatch, not our bookkeeping. */
+ * on, raw_tracepoint does. The per-call path is kept short, as every traced call pays it
+ * (docs/how-it-measures.md "What the kernel clock costs"): one lookup finds the thread's
+ * slot, which says both that the task is traced and where its state is; the per-CPU tables
+ * take plain adds; a thread's file and process rows are summed in its slot and added to the
+ * shared tables only when it moves to another row or exits. Between the entry timestamp (the
+ * last thing sys_enter does) and the exit timestamp (the first thing sys_exit does) there is
+ * no map update: the interval holds the call and the tracepoint dispatch, not our
+ * bookkeeping. */
 /* clang-format off: libbpf's headers use the types kernel_types.h defines, so it goes first. */
 #include "kernel_types.h"
 /* clang-format on */
@@ -56,34 +61,14 @@ struct {
 } roots SEC(".maps");
 __u32 pending_roots;
 
-/* One per thread of the tree, reused call after call (no update inside the interval). */
-struct inflight {
-  __u64 start_ns;     /* 0 until the entry timestamp is taken */
-  __u64 off_at;       /* when it left the CPU inside the call, 0 while on CPU */
-  __u64 preempted_ns; /* preempted time inside this call: taken out */
-  __u64 blocked_ns;   /* voluntarily off CPU (a real wait): kept in, reported apart */
-  __u64 ino;
-  __u64 tag;    /* clock_file_key.tag */
-  __u64 file;   /* the struct file the fd named at entry: named once, at exit */
-  __u64 own_ns; /* the enter program's own time, from its first timestamp to start_ns */
-  __u32 dev;
-  __u32 key;
-  __s32 fd;
-  __u32 fflags;      /* clock_file_key.flags */
-  __u32 active;      /* between enter and exit of a traced call */
-  __u32 off_preempt; /* off_at was a preemption, not a wait */
-  __u64 waited_ns;   /* runnable but off CPU, in calls or not: the thread's wait for a CPU */
-  __u64 waited_last; /* waited_ns at its last traced call's exit: none of its exit's waits */
-  __u32 off_runnable; /* off_at left it runnable (preempted, in a call or in user space) */
-  __u32 tgid;         /* its process's tgid in iobench's namespace, which the maps are keyed by */
-};
-
+/* The threads of the tree (clock_abi.h): the one lookup every syscall of every task makes. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
   __uint(max_entries, CLOCK_MAX_THREADS);
+  __uint(map_flags, BPF_F_NO_PREALLOC); /* a slot is made at a fork, not inside a call */
   __type(key, __u32);
-  __type(value, struct inflight);
-} inflight SEC(".maps");
+  __type(value, struct clock_thread);
+} threads SEC(".maps");
 
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -125,8 +110,8 @@ struct {
   __type(value, char[CLOCK_COMM_LEN]);
 } comms SEC(".maps");
 
-/* tgid -> its leader thread's inflight.waited_last when it exits: the time the main thread
- * of a run waited for a CPU from its first traced call to the end of its last, which user
+/* tgid -> its leader thread's waited_last when it exits: the time the main thread of a run
+ * waited for a CPU from its first call to the end of its last traced one, which user
  * space takes off the run's wall time ("% of time"). The waits before and after (a
  * preemption in exit) are left out: the run's time does not hold them. */
 struct {
@@ -189,128 +174,184 @@ static __always_inline __u32 pid_in_our_ns(struct task_struct* task) {
   return 0;
 }
 
+/* A slot for a thread of the tree; null when threads is full (the thread is not followed,
+ * and the report says its counts are incomplete). */
+static __always_inline struct clock_thread* new_thread(__u32 tid, __u32 global_tgid,
+                                                       __u32 tgid) {
+  struct clock_thread fresh = {.global_tgid = global_tgid, .tgid = tgid};
+  if (bpf_map_update_elem(&threads, &tid, &fresh, BPF_ANY) != 0) {
+    __sync_fetch_and_add(&lost.threads, 1);
+    return 0;
+  }
+  return bpf_map_lookup_elem(&threads, &tid);
+}
+
 /* The process of the current task, if it is a root user space asked for: tracked from now
- * on. Returns its entry in tracked, or null. */
-static __attribute__((noinline)) __u32* adopt_root(__u32 tgid) {
+ * on, and the current thread given its slot. A root is a process iobench just forked, with
+ * one thread; the threads it starts get theirs at their fork. */
+static __attribute__((noinline)) struct clock_thread* adopt_root(__u64 pid_tgid) {
   struct task_struct* task = (struct task_struct*)bpf_get_current_task();
   __u32 ns_tgid = pid_in_our_ns(BPF_CORE_READ(task, group_leader));
   if (!ns_tgid || !bpf_map_lookup_elem(&roots, &ns_tgid)) return 0;
   if (bpf_map_delete_elem(&roots, &ns_tgid) == 0) __sync_fetch_and_add(&pending_roots, -1);
-  if (bpf_map_update_elem(&tracked, &tgid, &ns_tgid, BPF_ANY) != 0)
+  const __u32 tgid = pid_tgid >> 32;
+  if (bpf_map_update_elem(&tracked, &tgid, &ns_tgid, BPF_ANY) != 0) {
     __sync_fetch_and_add(&lost.processes, 1);
-  return bpf_map_lookup_elem(&tracked, &tgid);
+    return 0;
+  }
+  return new_thread((__u32)pid_tgid, tgid, ns_tgid);
 }
 
-static __always_inline bool in_compat_call(void) {
+/* Linux 6.2's: a kernel pointer read through its BTF type, with plain loads the JIT guards,
+ * instead of one bpf_probe_read_kernel (a helper call, ~30 ns here) per field. Weak: where
+ * the kernel lacks it, the loader leaves the programs that use it out (direct_reads). */
+extern void* bpf_rdonly_cast(const void* obj, __u32 btf_id) __ksym __weak;
+
+static __always_inline bool in_compat_call(bool direct) {
+  if (direct) return bpf_get_current_task_btf()->thread_info.status & CLOCK_TS_COMPAT;
   struct task_struct* task = (struct task_struct*)bpf_get_current_task();
   return BPF_CORE_READ(task, thread_info.status) & CLOCK_TS_COMPAT;
 }
 
 /* Argument i of the call in flight: the native and the i386 ABIs pass them in other
  * registers. */
-static __always_inline long syscall_arg(struct pt_regs* regs, int i, bool compat) {
-  switch (i) {
-    case 0:
-      return compat ? BPF_CORE_READ(regs, bx) : BPF_CORE_READ(regs, di);
-    case 1:
-      return compat ? BPF_CORE_READ(regs, cx) : BPF_CORE_READ(regs, si);
-    case 2:
-      return BPF_CORE_READ(regs, dx);
-    case 3:
-      return compat ? BPF_CORE_READ(regs, si) : BPF_CORE_READ(regs, r10);
-    case 4:
-      return compat ? BPF_CORE_READ(regs, di) : BPF_CORE_READ(regs, r8);
-    default:
-      return compat ? BPF_CORE_READ(regs, bp) : BPF_CORE_READ(regs, r9);
+#define CLOCK_SYSCALL_ARG(regs, i, compat, READ)              \
+  ({                                                          \
+    long arg_;                                                \
+    switch (i) {                                              \
+      case 0:                                                 \
+        arg_ = compat ? READ(regs, bx) : READ(regs, di);      \
+        break;                                                \
+      case 1:                                                 \
+        arg_ = compat ? READ(regs, cx) : READ(regs, si);      \
+        break;                                                \
+      case 2:                                                 \
+        arg_ = READ(regs, dx);                                \
+        break;                                                \
+      case 3:                                                 \
+        arg_ = compat ? READ(regs, si) : READ(regs, r10);     \
+        break;                                                \
+      case 4:                                                 \
+        arg_ = compat ? READ(regs, di) : READ(regs, r8);      \
+        break;                                                \
+      default:                                                \
+        arg_ = compat ? READ(regs, bp) : READ(regs, r9);      \
+    }                                                         \
+    arg_;                                                     \
+  })
+#define CLOCK_LOAD(p, field) ((p)->field)
+
+static __always_inline long syscall_arg(struct pt_regs* regs, int i, bool compat, bool direct) {
+  if (direct) {
+    struct pt_regs* r = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
+    return CLOCK_SYSCALL_ARG(r, i, compat, CLOCK_LOAD);
   }
+  return CLOCK_SYSCALL_ARG(regs, i, compat, BPF_CORE_READ);
 }
 
-/* The inode behind fd in the current task, so the file is known after the process is gone. */
-__attribute__((noinline)) int name_file(struct inflight* s, int fd) {
-  if (!s) return 0; /* a global function's pointer may be null, to the verifier */
-  struct task_struct* task = (struct task_struct*)bpf_get_current_task();
-  struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
+/* The inode behind fd in the current task, so the file is known after the process is gone:
+ * a walk from the task through its fd table to the file, its inode and its superblock. */
+static __always_inline void clear_file(struct clock_thread* s) {
   s->ino = 0;
   s->dev = 0;
   s->tag = 0;
-  s->file = 0;
+  s->filp = 0;
+}
+
+/* Anonymous inodes share one inode (eventfd, timerfd...): their name tells them apart. */
+static __always_inline void tag_anon(struct clock_thread* s, struct file* f) {
+  const unsigned char* name = BPF_CORE_READ(f, f_path.dentry, d_name.name);
+  bpf_probe_read_kernel_str(&s->tag, sizeof(s->tag), name);
+}
+
+/* The walk with plain loads (bpf_rdonly_cast): what a call pays for its file. */
+__attribute__((noinline)) int name_file_direct(struct clock_thread* s, int fd) {
+  if (!s) return 0; /* a global function's pointer may be null, to the verifier */
+  clear_file(s);
+  struct files_struct* files = bpf_get_current_task_btf()->files;
+  if (!files) return 0;
+  struct fdtable* fdt = files->fdt;
+  if (!fdt || fd < 0 || (unsigned int)fd >= fdt->max_fds) return 0;
+  struct file** fds = fdt->fd;
+  struct file* raw = 0;
+  bpf_probe_read_kernel(&raw, sizeof(raw), &fds[fd]); /* an index: no plain load does it */
+  if (!raw) return 0;
+  struct file* f = bpf_rdonly_cast(raw, bpf_core_type_id_kernel(struct file));
+  struct inode* inode = f->f_inode;
+  struct super_block* sb = inode ? inode->i_sb : 0;
+  if (!sb) return 0;
+  s->ino = inode->i_ino;
+  s->dev = sb->s_dev;
+  s->filp = (__u64)raw;
+  if ((__u32)sb->s_magic == CLOCK_ANON_MAGIC) tag_anon(s, raw);
+  return 0;
+}
+
+/* The same walk one bpf_probe_read_kernel per field, where the kernel has no bpf_rdonly_cast. */
+__attribute__((noinline)) int name_file(struct clock_thread* s, int fd) {
+  if (!s) return 0;
+  clear_file(s);
+  struct task_struct* task = (struct task_struct*)bpf_get_current_task();
+  struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
   if (!fdt || fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds)) return 0;
   struct file** fds = BPF_CORE_READ(fdt, fd);
   struct file* f = 0;
   bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
   if (!f) return 0;
   struct inode* inode = BPF_CORE_READ(f, f_inode);
+  struct super_block* sb = BPF_CORE_READ(inode, i_sb);
   s->ino = BPF_CORE_READ(inode, i_ino);
-  s->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-  s->file = (__u64)f;
-  /* Anonymous inodes share one inode (eventfd, timerfd...): their name tells them apart. */
-  if ((__u32)BPF_CORE_READ(inode, i_sb, s_magic) == CLOCK_ANON_MAGIC) {
-    const unsigned char* name = BPF_CORE_READ(f, f_path.dentry, d_name.name);
-    bpf_probe_read_kernel_str(&s->tag, sizeof(s->tag), name);
-  }
+  s->dev = BPF_CORE_READ(sb, s_dev);
+  s->filp = (__u64)f;
+  if ((__u32)BPF_CORE_READ(sb, s_magic) == CLOCK_ANON_MAGIC) tag_anon(s, f);
   return 0;
 }
 
 #include "file_names.bpf.h"
 
-static __always_inline struct inflight* slot_of(__u32 tid) {
-  struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
-  if (s) return s;
-  struct inflight zero = {};
-  bpf_map_update_elem(&inflight, &tid, &zero, BPF_NOEXIST); /* once per thread */
-  return bpf_map_lookup_elem(&inflight, &tid);
-}
+#include "thread_rows.bpf.h"
 
-/* Counts a call of the process at its entry (exit_group never returns); the rest at exit. */
-static __always_inline void count_process(__u32 tgid, __u32 key) {
-  struct clock_proc_key pk = {.tgid = tgid, .key = key};
-  struct clock_proc_stat* ps = bpf_map_lookup_elem(&procs, &pk);
-  if (!ps) {
-    struct clock_proc_stat zero = {};
-    bpf_map_update_elem(&procs, &pk, &zero, BPF_NOEXIST);
-    ps = bpf_map_lookup_elem(&procs, &pk);
-    if (!ps) {
-      __sync_fetch_and_add(&lost.process_rows, 1);
-      return;
-    }
-  }
-  __sync_fetch_and_add(&ps->calls, 1);
-}
-
-SEC("raw_tp/sys_enter")
-int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
+/* sys_enter's work; `direct` a constant, so each program below holds one walk only. */
+static __always_inline int enter(struct pt_regs* regs, long id, bool direct) {
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
-  const __u32 global_tgid = pid_tgid >> 32;
-  __u32* ours = bpf_map_lookup_elem(&tracked, &global_tgid);
-  if (!ours) {
+  const __u32 tid = (__u32)pid_tgid;
+  struct clock_thread* s = bpf_map_lookup_elem(&threads, &tid);
+  if (!s) {
     if (!pending_roots) return 0;
-    ours = adopt_root(global_tgid);
-    if (!ours) return 0;
+    s = adopt_root(pid_tgid);
+    if (!s) return 0;
   }
-  const __u32 tgid = *ours;
   if (id < 0 || id >= CLOCK_NR_PER_ABI) return 0;
-  const bool compat = in_compat_call();
+  const bool compat = in_compat_call(direct);
   const __u32 key = (__u32)id + (compat ? CLOCK_NR_PER_ABI : 0);
   if (key >= CLOCK_KEYS) return 0;
   const __u8 flags = syscall_flags[key];
   if (!(flags & CLOCK_TRACED)) return 0;
-  const __u64 began = bpf_ktime_get_ns(); /* the program's own time starts (own_ns) */
+  /* The program's own time starts (own_ns), in one call in CLOCK_OWN_EVERY, drawn from the
+   * last call's timestamp (its low bits are noise): a fixed stride would alias with a
+   * program's own pattern of calls. Never a thread's first, whose cold start is no call's
+   * steady cost and would weigh CLOCK_OWN_EVERY times. */
+  const bool sampled =
+      s->start_ns && (s->start_ns * 0x9E3779B97F4A7C15ull) >> 60 < 16 / CLOCK_OWN_EVERY;
+  const __u64 began = sampled ? bpf_ktime_get_ns() : 0;
+  /* Per CPU, and a program runs to its end on its CPU: plain adds. */
   struct clock_stat* st = bpf_map_lookup_elem(&stats, &key);
-  if (st) __sync_fetch_and_add(&st->calls, 1);
-  count_process(tgid, key);
-  struct inflight* s = slot_of((__u32)pid_tgid);
-  if (!s) {
-    __sync_fetch_and_add(&lost.threads, 1);
-    return 0;
-  }
-  s->tgid = tgid;
+  if (st) st->calls += 1;
+  if (s->proc.key.key != key || !s->proc.row) switch_proc_row(s, key);
+  if (s->proc.row)
+    s->proc.sums.calls += 1; /* its own slot: only this thread writes it */
+  else
+    __sync_fetch_and_add(&lost.process_rows, 1);
   s->key = key;
   s->fd = -1;
   s->fflags = 0;
   if (flags & CLOCK_PER_FILE) {
-    s->fd = (int)syscall_arg(regs, fd_arg[key & (CLOCK_KEYS - 1)], compat);
-    name_file(s, s->fd);
-    if (flags & CLOCK_RING_ENTER) ring_check(s, regs, compat);
+    s->fd = (int)syscall_arg(regs, fd_arg[key & (CLOCK_KEYS - 1)], compat, direct);
+    if (direct)
+      name_file_direct(s, s->fd);
+    else
+      name_file(s, s->fd);
+    if (flags & CLOCK_RING_ENTER) ring_check(s, regs, compat, direct);
   }
   s->start_ns = 0; /* a preemption before the timestamp is not this call's */
   s->off_at = 0;
@@ -318,50 +359,26 @@ int BPF_PROG(clock_enter, struct pt_regs* regs, long id) {
   s->blocked_ns = 0;
   s->active = 1;
   const __u64 start = bpf_ktime_get_ns();
-  s->own_ns = start - began;
+  s->own_ns = sampled ? start - began : 0;
   s->start_ns = start; /* last: nothing of ours after it but this store */
   return 0;
 }
 
-static __always_inline void add_file(struct inflight* s, __u32 tgid, long ret, __u64 ns,
-                                     bool moves) {
-  struct clock_file_key fk = {.ino = s->ino,
-                              .tag = s->tag,
-                              .dev = s->dev,
-                              .tgid = tgid,
-                              .fd = s->fd,
-                              .key = s->key,
-                              .flags = s->fflags};
-  struct clock_file_stat* fs = bpf_map_lookup_elem(&files, &fk);
-  if (!fs) {
-    struct clock_file_stat zero = {};
-    bpf_map_update_elem(&files, &fk, &zero, BPF_NOEXIST);
-    fs = bpf_map_lookup_elem(&files, &fk);
-    if (!fs) {
-      __sync_fetch_and_add(&lost.file_calls, 1);
-      return;
-    }
-    /* What the fd named at entry: the call holds a reference to it until it returns. */
-    struct file* f = (struct file*)s->file;
-    if (f) {
-      fs->mode = BPF_CORE_READ(f, f_inode, i_mode);
-      fs->rdev = BPF_CORE_READ(f, f_inode, i_rdev);
-      fs->f_mode = BPF_CORE_READ(f, f_mode);
-      fs->named = name_once(f, &fs->name);
-    }
-  }
-  __sync_fetch_and_add(&fs->calls, 1);
-  if (ret < 0) __sync_fetch_and_add(&fs->errors, 1);
-  if (ret > 0 && moves) __sync_fetch_and_add(&fs->bytes, ret);
-  __sync_fetch_and_add(&fs->total_ns, ns);
+/* One of the two is loaded (BpfLoader::load): the first where the kernel has
+ * bpf_rdonly_cast. */
+SEC("raw_tp/sys_enter")
+int BPF_PROG(clock_enter, struct pt_regs* regs, long id) { return enter(regs, id, true); }
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(clock_enter_probed, struct pt_regs* regs, long id) {
+  return enter(regs, id, false);
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
   const __u64 now = bpf_ktime_get_ns(); /* first: nothing of ours before it */
-  const __u64 pid_tgid = bpf_get_current_pid_tgid();
-  const __u32 tid = (__u32)pid_tgid;
-  struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
+  const __u32 tid = (__u32)bpf_get_current_pid_tgid();
+  struct clock_thread* s = bpf_map_lookup_elem(&threads, &tid);
   if (!s || !s->active) return 0;
   s->active = 0;
   const __u64 spent = now - s->start_ns;
@@ -370,22 +387,22 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
   const __u32 key = s->key & (CLOCK_KEYS - 1);
   const __u8 flags = syscall_flags[key];
   const bool moves = flags & CLOCK_MOVES_DATA;
+  const __u64 moved = ret > 0 && moves ? (__u64)ret : 0;
+  const __u64 failed = ret < 0 ? 1 : 0;
   struct clock_stat* st = bpf_map_lookup_elem(&stats, &key);
   if (st) {
-    __sync_fetch_and_add(&st->timed, 1);
-    if (ret < 0) __sync_fetch_and_add(&st->errors, 1);
-    if (ret > 0 && moves) __sync_fetch_and_add(&st->bytes, ret);
-    __sync_fetch_and_add(&st->total_ns, ns);
-    __sync_fetch_and_add(&st->preempted_ns, s->preempted_ns);
-    __sync_fetch_and_add(&st->blocked_ns, s->blocked_ns);
+    st->timed += 1;
+    st->errors += failed;
+    st->bytes += moved;
+    st->total_ns += ns;
+    st->preempted_ns += s->preempted_ns;
+    st->blocked_ns += s->blocked_ns;
   }
-  struct clock_proc_key pk = {.tgid = s->tgid, .key = key};
-  struct clock_proc_stat* ps = bpf_map_lookup_elem(&procs, &pk);
-  if (ps) {
-    __sync_fetch_and_add(&ps->timed, 1);
-    if (ret < 0) __sync_fetch_and_add(&ps->errors, 1);
-    if (ret > 0 && moves) __sync_fetch_and_add(&ps->bytes, ret);
-    __sync_fetch_and_add(&ps->total_ns, ns);
+  if (s->proc.row) {
+    s->proc.sums.timed += 1;
+    s->proc.sums.errors += failed;
+    s->proc.sums.bytes += moved;
+    s->proc.sums.total_ns += ns;
   }
   const __u32 slot = hist_slot[key & (CLOCK_KEYS - 1)];
   if (slot > 0 && slot <= CLOCK_HIST_SLOTS) {
@@ -397,13 +414,26 @@ int BPF_PROG(clock_exit, struct pt_regs* regs, long ret) {
     asm volatile("if %[b] < %[top] goto +1\n\t%[b] = %[top]"
                  : [b] "+r"(b)
                  : [top] "i"(CLOCK_BUCKETS - 1));
-    if (h) __sync_fetch_and_add(&h->buckets[b], 1);
+    if (h) h->buckets[b] += 1;
   }
-  if (flags & CLOCK_PER_FILE) add_file(s, s->tgid, ret, ns, moves);
+  if (flags & CLOCK_PER_FILE) {
+    if (!same_file_row(s)) switch_file_row(s);
+    if (s->file.row) {
+      s->file.calls += 1;
+      s->file.errors += failed;
+      s->file.bytes += moved;
+      s->file.total_ns += ns;
+    } else {
+      __sync_fetch_and_add(&lost.file_calls, 1);
+    }
+  }
   s->waited_last = s->waited_ns;
   /* The programs' own time for this call, enter's and ours: taken off the run's time in user
    * space, so that "% of time" rests on what tracing cost this run, not another stretch. */
-  if (st) __sync_fetch_and_add(&st->own_ns, s->own_ns + (bpf_ktime_get_ns() - now));
+  if (st && s->own_ns) {
+    st->own_ns += s->own_ns + (bpf_ktime_get_ns() - now);
+    st->own_samples += 1;
+  }
   return 0;
 }
 
@@ -415,7 +445,7 @@ int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_s
              unsigned int prev_state) {
   __u64 now = 0;
   const __u32 prev_pid = BPF_CORE_READ(prev, pid);
-  struct inflight* out = bpf_map_lookup_elem(&inflight, &prev_pid);
+  struct clock_thread* out = bpf_map_lookup_elem(&threads, &prev_pid);
   /* Still runnable (state 0): preempted at a return to user space has preempt false. */
   const bool runnable = preempt || prev_state == 0;
   if (out && ((out->active && out->start_ns) || runnable)) {
@@ -425,7 +455,7 @@ int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_s
     out->off_runnable = runnable;
   }
   const __u32 next_pid = BPF_CORE_READ(next, pid);
-  struct inflight* s = bpf_map_lookup_elem(&inflight, &next_pid);
+  struct clock_thread* s = bpf_map_lookup_elem(&threads, &next_pid);
   if (s && s->off_at) {
     if (!now) now = bpf_ktime_get_ns();
     const __u64 off = now - s->off_at;
@@ -441,19 +471,26 @@ int BPF_PROG(clock_switch, bool preempt, struct task_struct* prev, struct task_s
   return 0;
 }
 
-/* Fires in the parent before the child first runs: the child is tracked before it can make
- * a call. A new thread has the parent's tgid, already tracked. */
+/* Fires in the parent (the current task) before the child first runs: the child, a thread
+ * or a process, has its slot before it can make a call. */
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(clock_fork, struct task_struct* parent, struct task_struct* child) {
-  const __u32 parent_tgid = BPF_CORE_READ(parent, tgid);
-  if (!bpf_map_lookup_elem(&tracked, &parent_tgid)) return 0;
+  const __u32 parent_tid = (__u32)bpf_get_current_pid_tgid();
+  const struct clock_thread* p = bpf_map_lookup_elem(&threads, &parent_tid);
+  if (!p) return 0;
+  const __u32 parent_tgid = p->global_tgid;
+  __u32 ns_tgid = p->tgid;
   const __u32 child_tgid = BPF_CORE_READ(child, tgid);
-  if (child_tgid == parent_tgid) return 0; /* a thread: its process is tracked */
-  /* A new process leads its group: its own pid is its tgid. A child's namespace lies at or
-   * below its parent's, so it has a pid in ours. */
-  const __u32 ns_tgid = pid_in_our_ns(child);
-  if (!ns_tgid || bpf_map_update_elem(&tracked, &child_tgid, &ns_tgid, BPF_ANY) != 0)
-    __sync_fetch_and_add(&lost.processes, 1);
+  if (child_tgid != parent_tgid) {
+    /* A new process leads its group: its own pid is its tgid. A child's namespace lies at
+     * or below its parent's, so it has a pid in ours. */
+    ns_tgid = pid_in_our_ns(child);
+    if (!ns_tgid || bpf_map_update_elem(&tracked, &child_tgid, &ns_tgid, BPF_ANY) != 0) {
+      __sync_fetch_and_add(&lost.processes, 1);
+      return 0;
+    }
+  }
+  new_thread(BPF_CORE_READ(child, pid), child_tgid, ns_tgid);
   return 0;
 }
 
@@ -464,11 +501,12 @@ int BPF_PROG(clock_exit_task, struct task_struct* task) {
   if (!ours) return 0;
   const __u32 tgid = *ours;
   const __u32 tid = BPF_CORE_READ(task, pid);
-  if (tid == global_tgid) {
-    const struct inflight* s = bpf_map_lookup_elem(&inflight, &tid);
-    if (s) bpf_map_update_elem(&waits, &tgid, &s->waited_last, BPF_ANY);
+  struct clock_thread* s = bpf_map_lookup_elem(&threads, &tid);
+  if (s) {
+    flush_thread(s);
+    if (tid == global_tgid) bpf_map_update_elem(&waits, &tgid, &s->waited_last, BPF_ANY);
+    bpf_map_delete_elem(&threads, &tid);
   }
-  bpf_map_delete_elem(&inflight, &tid);
   /* do_exit decrements signal->live before this tracepoint: 0 means the last thread. */
   if (BPF_CORE_READ(task, signal, live.counter) == 0) {
     char comm[CLOCK_COMM_LEN] = {};
@@ -501,11 +539,25 @@ static __always_inline bool own_credentials(struct task_struct* task) {
          caps == 0;
 }
 
-/* After an exec has committed the new program's credentials (a setuid or file-capability
- * binary): on borrowed capabilities, a process that no longer runs as the user is left, with
- * everything it starts; nothing it does from here on is seen. */
+/* After an exec has committed the new program. A thread other than the leader that execs
+ * takes the leader's pid (de_thread, after the leader's exit): its slot moves with it, so the
+ * execve's return is timed and its sums kept. Then, on borrowed capabilities, a process that
+ * no longer runs as the user (a setuid or file-capability binary) is left, with everything it
+ * starts; nothing it does from here on is seen. */
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(clock_exec, struct task_struct* task, int old_pid, void* bprm) {
+  __u32 tid = BPF_CORE_READ(task, pid);
+  const __u32 old_tid = (__u32)old_pid;
+  if (old_tid != tid) {
+    struct clock_thread* moved = bpf_map_lookup_elem(&threads, &old_tid);
+    if (moved) {
+      if (bpf_map_update_elem(&threads, &tid, moved, BPF_ANY) != 0) {
+        flush_thread(moved); /* no room for the copy: its sums go to their rows now */
+        __sync_fetch_and_add(&lost.threads, 1);
+      }
+      bpf_map_delete_elem(&threads, &old_tid);
+    }
+  }
   if (!own_credentials_only) return 0;
   const __u32 global_tgid = BPF_CORE_READ(task, tgid);
   const __u32* ours = bpf_map_lookup_elem(&tracked, &global_tgid);
@@ -515,8 +567,11 @@ int BPF_PROG(clock_exec, struct task_struct* task, int old_pid, void* bprm) {
   BPF_CORE_READ_STR_INTO(&comm, task, comm);
   bpf_map_update_elem(&privileged, &tgid, &comm, BPF_ANY);
   __sync_fetch_and_add(&lost.privileged, 1);
-  const __u32 tid = BPF_CORE_READ(task, pid);
-  bpf_map_delete_elem(&inflight, &tid); /* exec left it the only thread */
+  struct clock_thread* s = bpf_map_lookup_elem(&threads, &tid);
+  if (s) {
+    flush_thread(s);
+    bpf_map_delete_elem(&threads, &tid); /* exec left it the only thread */
+  }
   bpf_map_delete_elem(&tracked, &global_tgid);
   return 0;
 }
