@@ -19,6 +19,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "asan.h"
 #include "run_process.h"
 #include "wait_for.h"
 
@@ -55,15 +56,6 @@ void save_baseline(const ScratchDir& dir, const std::string& path,
 
 /// iobench with `args` under `ulimit -v` (KiB of address space) and a time bound: a
 /// baseline read until memory runs out, or one that blocks, fails here rather than hangs.
-// GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
-#if defined(__SANITIZE_ADDRESS__)
-#define IOBENCH_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IOBENCH_TEST_ASAN 1
-#endif
-#endif
-
 ProcessOutput bounded_iobench(const std::vector<std::string>& args) {
 #if defined(IOBENCH_TEST_ASAN)
   // AddressSanitizer reserves terabytes of shadow address space at start: no `ulimit -v` fits
