@@ -150,6 +150,15 @@ void BpfLoader::untrack(pid_t tgid) {
                                             if (ours == ns_tgid) global.push_back(key);
                                           });
   for (const std::uint32_t& key : global) bpf_map_delete_elem(fd, &key);
+  // Its threads' slots too: being in that map is being traced, and a thread that ends while
+  // the programs are detached leaves its slot, which a task given the same pid would find.
+  const int threads = bpf_map__fd(impl_->skel->maps.threads);
+  std::vector<std::uint32_t> tids;
+  walk_hash<std::uint32_t, clock_thread>(threads,
+                                         [&](const std::uint32_t& tid, const clock_thread& t) {
+                                           if (t.tgid == ns_tgid) tids.push_back(tid);
+                                         });
+  for (const std::uint32_t& tid : tids) bpf_map_delete_elem(threads, &tid);
 }
 
 void BpfLoader::attach() {

@@ -46,6 +46,8 @@ class BpfLoader {
   void load();
   /// Follows the process `tgid` (and, from now on, every process it forks).
   void track(pid_t tgid);
+  /// Stops following process `tgid` and what it forked, and forgets their threads (with any
+  /// sums they had not yet added to the tables).
   void untrack(pid_t tgid);
   /// Attaches the raw tracepoints; detach() removes them (the maps stay readable).
   void attach();
