@@ -148,7 +148,7 @@ void set_syscall_share(StrategyResult& r) {
   double whole_ci95 = 0;
   if (const std::optional<double> own = traced_own_time_ns(r)) {
     // Less the time it waited for a CPU too: the calls' times leave their preemptions out,
-    // and on a busy machine the run's wall time held 30% of others' work (2026-12-04).
+    // and on a busy machine a run's wall time can hold a third of others' work.
     whole = *own;
     whole_ci95 = static_cast<double>(t->tracing_cost_ci95_ns);
     if (whole <= whole_ci95) return;

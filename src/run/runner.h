@@ -81,8 +81,9 @@ void set_syscall_share(StrategyResult& r);
 std::optional<double> traced_speed_gap(const StrategyResult& r);
 inline constexpr double kTracedSpeedAgreement = 0.05;
 inline constexpr int kTracedRedos = 2;
-// The redos' budget: two of each big row made the traced demo 1.66x its --no-trace twin
-// where none gave 1.09-1.33x, against 3 of 16 shares below 90% instead of 1 (2026-12-06).
+// The redos' budget, a share of the rows' timed runs: redos are dear (each is a traced run of
+// a big row), and unbounded they lengthened the traced demo far more than they steadied
+// its shares (docs/tracer.md, the kernel clock).
 inline constexpr double kTracedRedoShare = 0.10;
 /// Whether a row is traced again after `attempt` (0: the first), whose gap that was and which
 /// took `attempt_ns`, with `budget_ns` left of the redos' budget.

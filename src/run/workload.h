@@ -1,7 +1,7 @@
 // What the runner runs in each fresh child: a strategy (strategy_workload.h) or a command
 // (command_workload.h). The runner does everything around it the same way for both: the
 // warm-ups, the timed runs and their order, --runs auto, the noise check, the counted run
-// through the CountingBackend, the share, failures and progress (issue 10, item 3).
+// through the CountingBackend, the share, failures and progress.
 #pragma once
 
 #include <chrono>

@@ -15,8 +15,8 @@ using namespace tracing;
 namespace {
 
 // Cheap next to a run: 8 short stretches of 2,500 calls (short, so most sit in one of the
-// host's speed levels): ~100 ms of writes where a call takes ~1 us (2026-12-06), as long
-// again with getppid's.
+// host's speed levels): ~100 ms of writes where a call takes ~1 us, as long again with
+// getppid's.
 constexpr int kBiasStretches = 8;
 constexpr int kBiasCallsPerStretch = 2500;
 // A run of fewer calls takes the last run's bias: an error of a few ns a call moves its time
